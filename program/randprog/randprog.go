@@ -1,0 +1,408 @@
+// Package randprog generates small random pthreads C programs for
+// differential testing: every explorer (dfs, rf, rvf, mcr, ...) must find the
+// same outcomes and findings on them, and rf must explore one execution per
+// reads-from class that dfs sees.
+//
+// A program has 1 to 3 shared globals (plain int and/or atomic_int), at most
+// one mutex, 2 or 3 threads created by main with 1 to 4 operations each, and a
+// few accesses by main itself. Operations are loads into locals, stores of a
+// constant or of a local plus a constant, increments, atomic_fetch_add,
+// atomic_compare_exchange_strong, lock/unlock pairs around a few simple
+// operations, an if on a loaded value, and rarely a for-loop with a constant
+// bound of 2. At its end main may join all threads and assert a random
+// predicate over the globals, so some programs fail. There are no unbounded
+// loops: every execution terminates.
+//
+// The output stays within the C subset of testdata/c: <pthread.h>,
+// <stdatomic.h> (seq_cst operations only), <assert.h>, int arithmetic on
+// small constants, no stdio, no floating point.
+package randprog
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Options shape the generated programs. The zero value gives plain-int
+// programs with a random number of threads and globals, up to 4 operations
+// per thread, no mutex and no assertion; DefaultOptions enables everything.
+type Options struct {
+	// Threads is the number of threads main creates; 0 means 2 or 3 at random.
+	Threads int
+	// Ops is the maximum number of operations per thread (each has at least
+	// one); a compound operation (lock block, if, loop) counts as one. 0 means 4.
+	Ops int
+	// Globals is the number of shared globals; 0 means 1 to 3 at random.
+	Globals int
+	// Mutex lets the program declare one mutex and lock it around a few
+	// simple operations.
+	Mutex bool
+	// Atomics lets globals be atomic_int, accessed with atomic_load,
+	// atomic_store, atomic_fetch_add and atomic_compare_exchange_strong.
+	Atomics bool
+	// Asserts lets main join all threads and assert a predicate over the
+	// globals at its end.
+	Asserts bool
+}
+
+// DefaultOptions returns the options used for differential testing: random
+// sizes, with mutexes, atomics and assertions enabled.
+func DefaultOptions() Options {
+	return Options{Mutex: true, Atomics: true, Asserts: true}
+}
+
+// SmallOptions returns options for comparisons against the dfs explorer,
+// which enumerates every interleaving: 2 threads of at most 2 operations over
+// 2 globals, with mutexes, atomics and assertions enabled. With
+// DefaultOptions the largest programs (3 threads of 4 compound operations)
+// have far too many interleavings for dfs; use them with the reducing
+// explorers only.
+func SmallOptions() Options {
+	return Options{Threads: 2, Ops: 2, Globals: 2, Mutex: true, Atomics: true, Asserts: true}
+}
+
+// Generate returns the C source of the random program for seed. The same seed
+// and options always give the same program.
+func Generate(seed int64, opts Options) string {
+	g := &gen{
+		rng:  rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)),
+		opts: opts,
+		seed: seed,
+	}
+	return g.program()
+}
+
+type global struct {
+	name   string
+	atomic bool
+	init   int
+}
+
+// gen holds the state of one generation. Locals of the function being
+// generated are declared at its top, so any later statement may use them.
+type gen struct {
+	rng     *rand.Rand
+	opts    Options
+	seed    int64
+	globals []global
+	mutex   bool
+
+	body   strings.Builder // body of the function being generated
+	indent int
+	locals []string // locals declared so far in the current function
+	values []string // locals holding a value loaded from shared memory
+}
+
+func (g *gen) program() string {
+	nthreads := g.opts.Threads
+	if nthreads <= 0 {
+		nthreads = 2 + g.rng.IntN(2)
+	}
+	nglobals := g.opts.Globals
+	if nglobals <= 0 {
+		nglobals = 1 + g.rng.IntN(3)
+	}
+	for i := range nglobals {
+		gl := global{name: fmt.Sprintf("g%d", i), init: g.small()}
+		if g.opts.Atomics && g.rng.IntN(2) == 0 {
+			gl.atomic = true
+		}
+		g.globals = append(g.globals, gl)
+	}
+	g.mutex = g.opts.Mutex && g.rng.IntN(2) == 0
+	asserts := g.opts.Asserts && g.rng.IntN(4) != 0
+	join := asserts || g.rng.IntN(2) == 0
+
+	threads := make([]string, nthreads)
+	for i := range threads {
+		threads[i] = g.thread(i)
+	}
+	mainFn := g.mainFunc(nthreads, join, asserts)
+
+	var out strings.Builder
+	fmt.Fprintf(&out, "/* randprog seed %d: %s, %s", g.seed, plural(nthreads, "thread"), plural(nglobals, "global"))
+	if g.mutex {
+		out.WriteString(", a mutex")
+	}
+	if asserts {
+		out.WriteString(", a final assertion")
+	}
+	out.WriteString(". */\n")
+	if asserts {
+		out.WriteString("#include <assert.h>\n")
+	}
+	out.WriteString("#include <pthread.h>\n")
+	if g.anyAtomic() {
+		out.WriteString("#include <stdatomic.h>\n")
+	}
+	out.WriteString("#include <stddef.h>\n\n")
+	for _, gl := range g.globals {
+		switch {
+		case gl.atomic:
+			fmt.Fprintf(&out, "atomic_int %s;\n", gl.name)
+		case gl.init != 0:
+			fmt.Fprintf(&out, "int %s = %d;\n", gl.name, gl.init)
+		default:
+			fmt.Fprintf(&out, "int %s;\n", gl.name)
+		}
+	}
+	if g.mutex {
+		out.WriteString("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n")
+	}
+	for _, t := range threads {
+		out.WriteString("\n")
+		out.WriteString(t)
+	}
+	out.WriteString("\n")
+	out.WriteString(mainFn)
+	return out.String()
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func (g *gen) anyAtomic() bool {
+	for _, gl := range g.globals {
+		if gl.atomic {
+			return true
+		}
+	}
+	return false
+}
+
+// thread returns the function of thread i.
+func (g *gen) thread(i int) string {
+	g.begin()
+	maxOps := g.opts.Ops
+	if maxOps <= 0 {
+		maxOps = 4
+	}
+	for range 1 + g.rng.IntN(maxOps) {
+		g.op()
+	}
+	var f strings.Builder
+	fmt.Fprintf(&f, "void *thread%d(void *arg)\n{\n", i)
+	if g.declare(&f) {
+		f.WriteString("\n")
+	}
+	f.WriteString("\t(void)arg;\n")
+	f.WriteString(g.body.String())
+	g.unused(&f)
+	f.WriteString("\treturn NULL;\n}\n")
+	return f.String()
+}
+
+// mainFunc returns main: initialise the atomics, create the threads with a
+// few accesses of its own in between, then optionally join and assert.
+func (g *gen) mainFunc(nthreads int, join, asserts bool) string {
+	g.begin()
+	for _, gl := range g.globals {
+		if gl.atomic && gl.init != 0 {
+			g.line("atomic_init(&%s, %d);", gl.name, gl.init)
+		}
+	}
+	mainOps := g.rng.IntN(3)
+	for i := range nthreads {
+		g.line("pthread_create(&t[%d], NULL, thread%d, NULL);", i, i)
+		if mainOps > 0 && g.rng.IntN(2) == 0 {
+			g.simple()
+			mainOps--
+		}
+	}
+	for ; mainOps > 0; mainOps-- {
+		g.simple()
+	}
+	if join {
+		for i := range nthreads {
+			g.line("pthread_join(t[%d], NULL);", i)
+		}
+	}
+	if asserts {
+		g.line("assert(%s);", g.predicate())
+	}
+	var f strings.Builder
+	f.WriteString("int main(void)\n{\n")
+	fmt.Fprintf(&f, "\tpthread_t t[%d];\n", nthreads)
+	g.declare(&f)
+	f.WriteString("\n")
+	f.WriteString(g.body.String())
+	g.unused(&f)
+	f.WriteString("\treturn 0;\n}\n")
+	return f.String()
+}
+
+// begin starts a new function.
+func (g *gen) begin() {
+	g.body.Reset()
+	g.indent = 1
+	g.locals = g.locals[:0]
+	g.values = g.values[:0]
+}
+
+// declare writes the declarations of the locals and reports whether there
+// were any.
+func (g *gen) declare(f *strings.Builder) bool {
+	for _, l := range g.locals {
+		fmt.Fprintf(f, "\tint %s = 0;\n", l)
+	}
+	return len(g.locals) > 0
+}
+
+// unused marks every local as used, so that gcc -Wall stays quiet about
+// locals that are only written.
+func (g *gen) unused(f *strings.Builder) {
+	for _, l := range g.locals {
+		fmt.Fprintf(f, "\t(void)%s;\n", l)
+	}
+}
+
+func (g *gen) line(format string, args ...any) {
+	g.body.WriteString(strings.Repeat("\t", g.indent))
+	fmt.Fprintf(&g.body, format, args...)
+	g.body.WriteString("\n")
+}
+
+// local declares a new local that will hold a value read from shared memory.
+func (g *gen) local() string {
+	name := fmt.Sprintf("r%d", len(g.locals))
+	g.locals = append(g.locals, name)
+	g.values = append(g.values, name)
+	return name
+}
+
+// small returns a small constant.
+func (g *gen) small() int { return g.rng.IntN(4) }
+
+func (g *gen) pick() global { return g.globals[g.rng.IntN(len(g.globals))] }
+
+func (g *gen) pickAtomic() (global, bool) {
+	var atomics []global
+	for _, gl := range g.globals {
+		if gl.atomic {
+			atomics = append(atomics, gl)
+		}
+	}
+	if len(atomics) == 0 {
+		return global{}, false
+	}
+	return atomics[g.rng.IntN(len(atomics))], true
+}
+
+// load returns an expression reading gl.
+func load(gl global) string {
+	if gl.atomic {
+		return "atomic_load(&" + gl.name + ")"
+	}
+	return gl.name
+}
+
+// store emits a statement writing expr to gl.
+func (g *gen) store(gl global, expr string) {
+	if gl.atomic {
+		g.line("atomic_store(&%s, %s);", gl.name, expr)
+	} else {
+		g.line("%s = %s;", gl.name, expr)
+	}
+}
+
+// value returns a constant or a loaded local plus a constant.
+func (g *gen) value() string {
+	if len(g.values) > 0 && g.rng.IntN(2) == 0 {
+		return fmt.Sprintf("%s + %d", g.values[g.rng.IntN(len(g.values))], 1+g.rng.IntN(2))
+	}
+	return fmt.Sprint(g.small())
+}
+
+// op emits one top-level operation of a thread: a simple one or a compound
+// one (lock block, if, bounded loop) around one or two simple ones.
+func (g *gen) op() {
+	r := g.rng.IntN(10)
+	switch {
+	case r < 2 && g.mutex:
+		g.line("pthread_mutex_lock(&m);")
+		for range 1 + g.rng.IntN(2) {
+			g.simple()
+		}
+		g.line("pthread_mutex_unlock(&m);")
+	case r < 4:
+		v := g.local()
+		g.line("%s = %s;", v, load(g.pick()))
+		g.line("if (%s %s %d) {", v, g.cmp(), g.small())
+		g.nested()
+		if g.rng.IntN(2) == 0 {
+			g.line("} else {")
+			g.nested()
+		}
+		g.line("}")
+	case r == 4:
+		g.line("for (int k = 0; k < 2; k++) {")
+		g.nested()
+		g.line("}")
+	default:
+		g.simple()
+	}
+}
+
+// nested emits one simple operation one level deeper.
+func (g *gen) nested() {
+	g.indent++
+	g.simple()
+	g.indent--
+}
+
+// simple emits one simple operation: a load, a store, an increment, or on an
+// atomic global a fetch_add or a compare-exchange.
+func (g *gen) simple() {
+	gl := g.pick()
+	kind := g.rng.IntN(6)
+	if kind >= 4 {
+		a, ok := g.pickAtomic()
+		if !ok {
+			kind = g.rng.IntN(4)
+		} else {
+			gl = a
+		}
+	}
+	switch kind {
+	case 0:
+		g.line("%s = %s;", g.local(), load(gl))
+	case 1, 2:
+		g.store(gl, g.value())
+	case 3:
+		g.store(gl, fmt.Sprintf("%s + %d", load(gl), 1+g.rng.IntN(2)))
+	case 4:
+		g.line("%s = atomic_fetch_add(&%s, %d);", g.local(), gl.name, 1+g.rng.IntN(2))
+	case 5:
+		// The expected value lives in its own local, which the
+		// compare-exchange overwrites with the current value on failure.
+		desired := g.value()
+		expected := g.local()
+		g.line("%s = %d;", expected, g.small())
+		ok := g.local()
+		g.line("%s = atomic_compare_exchange_strong(&%s, &%s, %s);", ok, gl.name, expected, desired)
+	}
+}
+
+func (g *gen) cmp() string {
+	return [...]string{"==", "!=", "<", "<=", ">", ">="}[g.rng.IntN(6)]
+}
+
+// predicate returns a random condition over one or two globals.
+func (g *gen) predicate() string {
+	atom := func() string {
+		return fmt.Sprintf("%s %s %d", load(g.pick()), g.cmp(), g.rng.IntN(5))
+	}
+	if g.rng.IntN(2) == 0 {
+		return atom()
+	}
+	op := "&&"
+	if g.rng.IntN(2) == 0 {
+		op = "||"
+	}
+	return fmt.Sprintf("(%s) %s (%s)", atom(), op, atom())
+}
