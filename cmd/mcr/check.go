@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"mcr/program"
+	"mcr/program/cfront"
+	"mcr/program/explore"
+)
+
+type checkFlags struct {
+	defines     []string
+	includes    []string
+	algo        string
+	maxEvents   int
+	keepGoing   bool
+	json        bool
+	scheduleOut string
+	timeout     time.Duration
+	emitTrace   string
+}
+
+func newCheckCmd() *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check FILE.c",
+		Short: "Explore every behaviour of a pthreads C program and report violations",
+		Long: `check explores the executions of a C program under a controlled scheduler and
+reports assertion violations, runtime errors (null dereference, out-of-bounds,
+division by zero, use after free), data races and deadlocks, each with a
+schedule that 'mcr replay' reproduces.
+
+Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (a bound,
+timeout or interruption cut the search).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, args[0], &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.defines, "define", "D", nil, "define a macro, NAME or NAME=VALUE (repeatable)")
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add an include directory (repeatable)")
+	fl.StringVar(&f.algo, "algo", "dfs", "exploration algorithm: "+algoNames())
+	fl.IntVar(&f.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
+	fl.BoolVar(&f.keepGoing, "keep-going", false, "report every finding instead of stopping at the first")
+	fl.BoolVar(&f.json, "json", false, "write JSON lines (findings, then a final stats record) to stdout")
+	fl.StringVar(&f.scheduleOut, "schedule-out", "", "save the first finding's schedule to this file (for mcr replay)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop after this long (e.g. 30s, 5m); 0 = no limit")
+	return cmd
+}
+
+// loadProgram parses and compiles a C file; errors are bad input.
+func loadProgram(file string, defines, includes []string, maxEvents int) (*cfront.Program, error) {
+	if maxEvents <= 0 {
+		return nil, badInput(fmt.Errorf("--max-events must be positive"))
+	}
+	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: maxEvents})
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return p, nil
+}
+
+func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
+	algo, err := lookupAlgo(f.algo)
+	if err != nil {
+		return badInput(err)
+	}
+	p, err := loadProgram(file, f.defines, f.includes, f.maxEvents)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+	}
+	opts := explore.Options{KeepGoing: f.keepGoing}
+	bar := progress(algo.Name)
+	if bar != nil {
+		opts.Progress = func(s explore.Stats) {
+			bar.Describe(fmt.Sprintf("%s: %d executions, %d rf classes, %.0f exec/s", algo.Name, s.Executions, s.RFClasses, float64(s.Executions)/s.Seconds))
+			_ = bar.Add(1)
+		}
+	}
+	res := algo.Run(ctx, p, opts)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	out := cmd.OutOrStdout()
+	if f.json {
+		writeJSON(out, res)
+	} else {
+		printReport(out, p, file, f.defines, res)
+	}
+	if f.scheduleOut != "" && len(res.Findings) > 0 {
+		fd := res.Findings[0]
+		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Steps: fd.Steps}
+		if err := program.WriteScheduleFile(f.scheduleOut, sf); err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		if !f.json {
+			fmt.Fprintf(out, "schedule of the first finding saved to %s (mcr replay %s --schedule %s)\n", f.scheduleOut, file, f.scheduleOut)
+		}
+	}
+	switch {
+	case len(res.Findings) > 0:
+		return &exitError{code: exitFinding}
+	case !res.Stats.Complete:
+		return &exitError{code: exitIncomplete}
+	}
+	return nil
+}
+
+// progress returns a spinner on stderr when it is a terminal, else nil.
+func progress(algo string) *progressbar.ProgressBar {
+	if !term.IsTerminal(int(os.Stderr.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionSetDescription(algo),
+		progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSpinnerType(14))
+}
+
+func defineMap(defs []string) map[string]string {
+	if len(defs) == 0 {
+		return nil
+	}
+	m := map[string]string{}
+	for _, d := range defs {
+		k, v, ok := cutDefine(d)
+		if ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func cutDefine(d string) (string, string, bool) {
+	for i := 0; i < len(d); i++ {
+		if d[i] == '=' {
+			return d[:i], d[i+1:], true
+		}
+	}
+	return d, "1", d != ""
+}
+
+// writeJSON writes one JSON line per finding and a final stats record.
+func writeJSON(w io.Writer, res *explore.Result) {
+	enc := json.NewEncoder(w)
+	for _, f := range res.Findings {
+		_ = enc.Encode(struct {
+			Type string `json:"type"`
+			explore.Finding
+		}{"finding", f})
+	}
+	findings := res.Findings
+	if findings == nil {
+		findings = []explore.Finding{}
+	}
+	_ = enc.Encode(struct {
+		Type string `json:"type"`
+		explore.Stats
+		Findings []explore.Finding `json:"findings"`
+	}{"stats", res.Stats, findings})
+}

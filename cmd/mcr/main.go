@@ -1,0 +1,80 @@
+// Command mcr is a stateless model checker and predictive analyser for
+// concurrent programs built on Maximal Causality Reduction. See the README
+// and DESIGN.md for what each verb does.
+//
+// Exit codes: 0 no finding, 1 finding, 2 bad input or usage, 3 incomplete
+// (a bound, timeout or interruption cut the search).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes (DESIGN.md, "Conventions").
+const (
+	exitOK         = 0
+	exitFinding    = 1
+	exitBadInput   = 2
+	exitIncomplete = 3
+)
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func badInput(err error) error { return &exitError{exitBadInput, err} }
+
+var version = "0.1.0-dev"
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "mcr",
+		Short:         "mcr: a model checker for concurrent programs (Maximal Causality Reduction)",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newCheckCmd(), newReplayCmd(), &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprintf(cmd.OutOrStdout(), "mcr %s\n", version) },
+	})
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return badInput(err) })
+	return root
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run executes the command line and returns the exit code.
+func run(args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(os.Stderr, "mcr:", ee.err)
+		}
+		return ee.code
+	}
+	// cobra's own errors: unknown command, wrong number of arguments
+	fmt.Fprintln(os.Stderr, "mcr:", err)
+	return exitBadInput
+}

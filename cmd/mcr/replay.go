@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"mcr/program"
+)
+
+func newReplayCmd() *cobra.Command {
+	var (
+		schedule  string
+		defines   []string
+		includes  []string
+		maxEvents int
+	)
+	cmd := &cobra.Command{
+		Use:   "replay FILE.c --schedule F",
+		Short: "Re-run a program along a saved schedule and show the interleaving",
+		Long: `replay executes FILE.c along the schedule saved by 'mcr check --schedule-out'
+(the -D definitions saved with it are used unless -D is given), prints the
+interleaving and the outcome, and exits 1 if the run ends in a violation or
+ends with the two racing accesses of a race schedule, 0 otherwise.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if schedule == "" {
+				return badInput(fmt.Errorf("--schedule is required"))
+			}
+			sf, err := program.ReadScheduleFile(schedule)
+			if err != nil {
+				return badInput(err)
+			}
+			if len(defines) == 0 {
+				for k, v := range sf.Defines {
+					defines = append(defines, k+"="+v)
+				}
+			}
+			p, err := loadProgram(args[0], defines, includes, maxEvents)
+			if err != nil {
+				return err
+			}
+			x, err := program.Replay(p, program.ResolveSchedule(p, sf.Steps))
+			out := cmd.OutOrStdout()
+			if err != nil {
+				return badInput(fmt.Errorf("%s does not replay on %s: %v", schedule, args[0], err))
+			}
+			tr := x.Trace()
+			if sf.Finding != "" {
+				fmt.Fprintf(out, "replaying %s (%s)\n", schedule, sf.Finding)
+			}
+			n := len(sf.Steps)
+			_, outcome := x.Done()
+			if outcome.Kind.IsViolation() {
+				n = len(tr.Events)
+			}
+			printInterleaving(out, tr, n)
+			if outcome.Kind.IsViolation() {
+				fmt.Fprintf(out, "outcome: %s: %s at line %s\n", outcome.Kind, outcome.Message, outcome.Pos)
+				return &exitError{code: exitFinding}
+			}
+			if n >= 2 && program.Conflicts(&tr.Events[n-2], &tr.Events[n-1]) {
+				fmt.Fprintf(out, "outcome: data race: steps %d and %d access %s from different threads back to back\n", n-1, n, tr.LocName(tr.Events[n-1].Loc))
+				return &exitError{code: exitFinding}
+			}
+			fmt.Fprintf(out, "outcome: %s\n", outcome.Kind)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&schedule, "schedule", "", "schedule file written by mcr check --schedule-out")
+	fl.StringArrayVarP(&defines, "define", "D", nil, "define a macro (overrides the definitions saved in the schedule)")
+	fl.StringArrayVarP(&includes, "include", "I", nil, "add an include directory")
+	fl.IntVar(&maxEvents, "max-events", 100000, "per-thread event bound")
+	return cmd
+}

@@ -1,0 +1,292 @@
+package cfront
+
+import (
+	"modernc.org/cc/v4"
+)
+
+// This file maps calls of library functions and compiler builtins to the
+// interpreter's builtins.
+
+// unsupportedCalls names library functions mcr knows it does not model.
+var unsupportedCalls = map[string]string{
+	"pthread_cond_wait":      "condition variables are not supported yet",
+	"pthread_cond_timedwait": "condition variables are not supported yet",
+	"pthread_cond_signal":    "condition variables are not supported yet",
+	"pthread_cond_broadcast": "condition variables are not supported yet",
+	"pthread_cond_init":      "condition variables are not supported yet",
+	"pthread_cond_destroy":   "condition variables are not supported yet",
+	"pthread_rwlock_init":    "reader-writer locks are not supported yet",
+	"pthread_rwlock_rdlock":  "reader-writer locks are not supported yet",
+	"pthread_rwlock_wrlock":  "reader-writer locks are not supported yet",
+	"pthread_rwlock_unlock":  "reader-writer locks are not supported yet",
+	"pthread_barrier_init":   "barriers are not supported yet",
+	"pthread_barrier_wait":   "barriers are not supported yet",
+	"pthread_once":           "pthread_once is not supported yet",
+	"pthread_key_create":     "thread-local keys are not supported",
+	"setjmp":                 "setjmp/longjmp are not supported",
+	"_setjmp":                "setjmp/longjmp are not supported",
+	"longjmp":                "setjmp/longjmp are not supported",
+	"__VERIFIER_nondet_int":  "nondeterministic input is not supported yet",
+	"__VERIFIER_nondet_uint": "nondeterministic input is not supported yet",
+	"__VERIFIER_nondet_bool": "nondeterministic input is not supported yet",
+}
+
+type bspec struct {
+	id   int32
+	keep int // arguments passed to the builtin; further arguments are evaluated and dropped
+	kind int
+}
+
+const (
+	bkPlain  = iota // evaluate and pass the first keep arguments
+	bkAtomic        // like plain, width from the first argument's pointee
+	bkMsg           // fails with a fixed message
+)
+
+var builtinSpecs = map[string]bspec{
+	"__mcr_assert_fail":         {bAssertFail, 1, bkPlain},
+	"__VERIFIER_assume":         {bAssume, 1, bkPlain},
+	"assume_abort_if_not":       {bAssume, 1, bkPlain},
+	"pthread_mutex_lock":        {bLock, 1, bkPlain},
+	"pthread_mutex_unlock":      {bUnlock, 1, bkPlain},
+	"pthread_mutex_trylock":     {bTryLock, 1, bkPlain},
+	"pthread_mutex_init":        {bMutexInit, 0, bkPlain},
+	"pthread_mutex_destroy":     {bMutexInit, 0, bkPlain},
+	"pthread_mutexattr_init":    {bMutexInit, 0, bkPlain},
+	"pthread_mutexattr_destroy": {bMutexInit, 0, bkPlain},
+	"pthread_attr_init":         {bMutexInit, 0, bkPlain},
+	"pthread_attr_destroy":      {bMutexInit, 0, bkPlain},
+	"pthread_detach":            {bMutexInit, 0, bkPlain},
+	"pthread_exit":              {bExit, 1, bkPlain},
+	"pthread_self":              {bSelf, 0, bkPlain},
+	"sched_yield":               {bNop, 0, bkPlain},
+	"printf":                    {bNop, 0, bkPlain},
+	"puts":                      {bNop, 0, bkPlain},
+	"putchar":                   {bNop, 0, bkPlain},
+	"fprintf":                   {bNop, 0, bkPlain},
+	"fflush":                    {bNop, 0, bkPlain},
+	"malloc":                    {bMalloc, 1, bkPlain},
+	"calloc":                    {bCalloc, 2, bkPlain},
+	"free":                      {bFree, 1, bkPlain},
+	"exit":                      {bExitProcess, 1, bkPlain},
+	"_Exit":                     {bExitProcess, 1, bkPlain},
+	"__VERIFIER_atomic_begin":   {bAtomicBegin, 0, bkPlain},
+	"__VERIFIER_atomic_end":     {bAtomicEnd, 0, bkPlain},
+	"__mcr_fence":               {bFence, 0, bkPlain},
+	"__sync_synchronize":        {bFence, 0, bkPlain},
+	"__atomic_thread_fence":     {bFence, 0, bkPlain},
+	"__mcr_atomic_load":         {bAtomicLoad, 1, bkAtomic},
+	"__atomic_load_n":           {bAtomicLoad, 1, bkAtomic},
+	"__mcr_atomic_store":        {bAtomicStore, 2, bkAtomic},
+	"__atomic_store_n":          {bAtomicStore, 2, bkAtomic},
+	"__mcr_atomic_exchange":     {bAtomicXchg, 2, bkAtomic},
+	"__atomic_exchange_n":       {bAtomicXchg, 2, bkAtomic},
+	"__sync_lock_test_and_set":  {bAtomicXchg, 2, bkAtomic},
+	"__mcr_atomic_fetch_add":    {bFetchAdd, 2, bkAtomic},
+	"__atomic_fetch_add":        {bFetchAdd, 2, bkAtomic},
+	"__sync_fetch_and_add":      {bFetchAdd, 2, bkAtomic},
+	"__mcr_atomic_fetch_sub":    {bFetchSub, 2, bkAtomic},
+	"__atomic_fetch_sub":        {bFetchSub, 2, bkAtomic},
+	"__sync_fetch_and_sub":      {bFetchSub, 2, bkAtomic},
+	"__mcr_atomic_fetch_and":    {bFetchAnd, 2, bkAtomic},
+	"__atomic_fetch_and":        {bFetchAnd, 2, bkAtomic},
+	"__sync_fetch_and_and":      {bFetchAnd, 2, bkAtomic},
+	"__mcr_atomic_fetch_or":     {bFetchOr, 2, bkAtomic},
+	"__atomic_fetch_or":         {bFetchOr, 2, bkAtomic},
+	"__sync_fetch_and_or":       {bFetchOr, 2, bkAtomic},
+	"__mcr_atomic_fetch_xor":    {bFetchXor, 2, bkAtomic},
+	"__atomic_fetch_xor":        {bFetchXor, 2, bkAtomic},
+	"__sync_fetch_and_xor":      {bFetchXor, 2, bkAtomic},
+	"__atomic_fetch_nand":       {bFetchNand, 2, bkAtomic},
+	"__sync_fetch_and_nand":     {bFetchNand, 2, bkAtomic},
+	"__atomic_add_fetch":        {bAddFetch, 2, bkAtomic},
+	"__sync_add_and_fetch":      {bAddFetch, 2, bkAtomic},
+	"__atomic_sub_fetch":        {bSubFetch, 2, bkAtomic},
+	"__sync_sub_and_fetch":      {bSubFetch, 2, bkAtomic},
+	"__atomic_and_fetch":        {bAndFetch, 2, bkAtomic},
+	"__sync_and_and_fetch":      {bAndFetch, 2, bkAtomic},
+	"__atomic_or_fetch":         {bOrFetch, 2, bkAtomic},
+	"__sync_or_and_fetch":       {bOrFetch, 2, bkAtomic},
+	"__atomic_xor_fetch":        {bXorFetch, 2, bkAtomic},
+	"__sync_xor_and_fetch":      {bXorFetch, 2, bkAtomic},
+	"__VERIFIER_error":          {bVerifierAssert, 0, bkMsg},
+	"reach_error":               {bVerifierAssert, 0, bkMsg},
+	"abort":                     {bVerifierAssert, 0, bkMsg},
+	"__assert_fail":             {bVerifierAssert, 0, bkMsg},
+}
+
+// builtinCall compiles a call of a builtin; false if name is not one.
+// A program's own definition of a name wins over the builtin
+// (reach_error is often defined by SV-COMP programs to call abort).
+func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) bool {
+	if fn, ok := c.funcs[name]; ok && fn.defined {
+		return false
+	}
+	pos := toPos(x)
+	switch name {
+	case "pthread_create":
+		c.needArgs(x, name, as, 4)
+		c.expr(as[0]) // where the thread id goes
+		c.expr(as[1])
+		c.emit(instr{op: opPop})
+		c.expr(as[2])
+		c.expr(as[3])
+		c.emit(instr{op: opBuiltin, a: bCreate, k: 2, pos: pos})
+		c.emit(instr{op: opStore, w: 8, pos: pos})
+		c.emit(instr{op: opPush})
+		return true
+	case "pthread_join":
+		c.needArgs(x, name, as, 2)
+		if v, ok := constInt(as[1]); ok && v == 0 {
+			c.exprTo(as[0], c.ast.ULong)
+			c.emit(instr{op: opBuiltin, a: bJoin, k: 1, pos: pos})
+			c.emit(instr{op: opPop})
+		} else {
+			c.expr(as[1])
+			c.exprTo(as[0], c.ast.ULong)
+			c.emit(instr{op: opBuiltin, a: bJoin, k: 1, pos: pos})
+			c.emit(instr{op: opStore, w: 8, flag: fNullOK | fPtr, pos: pos})
+		}
+		c.emit(instr{op: opPush})
+		return true
+	case "pthread_equal":
+		c.needArgs(x, name, as, 2)
+		c.expr(as[0])
+		c.expr(as[1])
+		c.emit(instr{op: opEq})
+		return true
+	case "__VERIFIER_assert":
+		c.needArgs(x, name, as, 1)
+		c.cond(as[0])
+		c.emit(instr{op: opPush, k: int64(c.str("assertion `" + srcText(as[0]) + "` (__VERIFIER_assert)"))})
+		c.emit(instr{op: opBuiltin, a: bVerifierAssert, k: 2, pos: pos})
+		return true
+	case "__mcr_atomic_cas", "__atomic_compare_exchange_n":
+		c.needArgs(x, name, as, 3)
+		c.cas(x, as[0], as[1], as[2], as[3:])
+		return true
+	case "__sync_bool_compare_and_swap", "__sync_val_compare_and_swap":
+		c.needArgs(x, name, as, 3)
+		w, s := c.atomicWidth(as[0])
+		et := pointee(c.rtype(as[0]))
+		old := c.newTemp()
+		c.exprTo(as[1], et)
+		c.emit(instr{op: opSetLocal, a: int32(old)})
+		c.expr(as[0])
+		c.emit(instr{op: opGetLocal, a: int32(old)})
+		c.exprTo(as[2], et)
+		c.emit(instr{op: opBuiltin, a: bAtomicCAS, k: 3, w: w, flag: flagIf(s, fSigned), pos: pos})
+		if name == "__sync_bool_compare_and_swap" {
+			c.emit(instr{op: opGetLocal, a: int32(old)})
+			c.emit(instr{op: opEq})
+		}
+		return true
+	case "__sync_lock_release":
+		c.needArgs(x, name, as, 1)
+		w, s := c.atomicWidth(as[0])
+		c.expr(as[0])
+		c.emit(instr{op: opPush})
+		c.emit(instr{op: opBuiltin, a: bAtomicStore, k: 2, w: w, flag: flagIf(s, fSigned), pos: pos})
+		return true
+	}
+	spec, ok := builtinSpecs[name]
+	if !ok {
+		return false
+	}
+	switch spec.kind {
+	case bkMsg:
+		for _, a := range as {
+			c.expr(a)
+			c.emit(instr{op: opPop})
+		}
+		c.emit(instr{op: opPush})
+		c.emit(instr{op: opPush, k: int64(c.str(name + "() reached"))})
+		c.emit(instr{op: opBuiltin, a: bVerifierAssert, k: 2, pos: pos})
+		return true
+	case bkAtomic:
+		c.needArgs(x, name, as, spec.keep)
+		w, s := c.atomicWidth(as[0])
+		et := pointee(c.rtype(as[0]))
+		c.expr(as[0])
+		for _, a := range as[1:spec.keep] {
+			c.exprTo(a, et)
+		}
+		for _, a := range as[spec.keep:] {
+			c.expr(a)
+			c.emit(instr{op: opPop})
+		}
+		f := flagIf(s, fSigned) | flagIf(et.Kind() == cc.Ptr, fPtr)
+		c.emit(instr{op: opBuiltin, a: spec.id, k: int64(spec.keep), w: w, flag: f, pos: pos})
+		return true
+	}
+	c.needArgs(x, name, as, spec.keep)
+	for i, a := range as {
+		c.expr(a)
+		if i >= spec.keep {
+			c.emit(instr{op: opPop})
+		}
+	}
+	c.emit(instr{op: opBuiltin, a: spec.id, k: int64(spec.keep), pos: pos})
+	return true
+}
+
+func (c *compiler) needArgs(x cc.Node, name string, as []cc.ExpressionNode, n int) {
+	if len(as) < n {
+		c.errorf(x, "%s needs %d arguments", name, n)
+	}
+}
+
+// atomicWidth is the width of the object an atomic builtin's pointer argument points to.
+func (c *compiler) atomicWidth(p cc.ExpressionNode) (uint8, bool) {
+	et := pointee(c.rtype(p))
+	if et == nil || et.Kind() == cc.Void {
+		c.errorf(p, "atomic operation needs a pointer to an integer or pointer object, not %s", p.Type())
+	}
+	return c.scalar(p, et)
+}
+
+// cas compiles a C11 / GCC compare-exchange: compare *p with *expected; if
+// equal, store desired; otherwise copy the current value to *expected. The
+// result is whether the exchange happened.
+func (c *compiler) cas(x cc.Node, p, expected, desired cc.ExpressionNode, rest []cc.ExpressionNode) {
+	w, s := c.atomicWidth(p)
+	et := pointee(c.rtype(p))
+	pos := toPos(x)
+	tp, te, told, texp := c.newTemp(), c.newTemp(), c.newTemp(), c.newTemp()
+	c.expr(p)
+	c.emit(instr{op: opSetLocal, a: int32(tp)})
+	c.expr(expected)
+	c.emit(instr{op: opSetLocal, a: int32(te)})
+	c.emit(instr{op: opGetLocal, a: int32(tp)})
+	c.emit(instr{op: opGetLocal, a: int32(te)})
+	c.loadLV(x, lv{slot: -1, typ: et}, 0) // *expected
+	c.emit(instr{op: opDup})
+	c.emit(instr{op: opSetLocal, a: int32(texp)})
+	c.exprTo(desired, et)
+	for _, a := range rest {
+		c.expr(a)
+		c.emit(instr{op: opPop})
+	}
+	c.emit(instr{op: opBuiltin, a: bAtomicCAS, k: 3, w: w, flag: flagIf(s, fSigned) | flagIf(et.Kind() == cc.Ptr, fPtr), pos: pos})
+	c.emit(instr{op: opSetLocal, a: int32(told)})
+	c.emit(instr{op: opGetLocal, a: int32(told)})
+	c.emit(instr{op: opGetLocal, a: int32(texp)})
+	c.emit(instr{op: opEq})
+	c.emit(instr{op: opDup})
+	j := c.emit(instr{op: opJnz})
+	c.emit(instr{op: opGetLocal, a: int32(te)})
+	c.emit(instr{op: opGetLocal, a: int32(told)})
+	c.emitStore(et, false, 0, x)
+	c.patch(j)
+}
+
+// str interns a message string.
+func (c *compiler) str(s string) int32 {
+	c.p.strs = append(c.p.strs, s)
+	return int32(len(c.p.strs) - 1)
+}
+
+// srcText renders an expression's source text for messages.
+func srcText(n cc.Node) string {
+	return cc.NodeSource(n)
+}

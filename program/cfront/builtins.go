@@ -1,0 +1,273 @@
+package cfront
+
+import (
+	"mcr/program"
+)
+
+// This file implements the builtins: the pthread, atomic, assertion and
+// allocation operations the compiler maps calls to. Every builtin pops its
+// k arguments and pushes exactly one result (0 for void ones).
+
+const ebusy = 16
+
+// builtin runs the local part of the builtin at th.pc. It returns true when
+// th must stop: an event is pending, or the thread or execution ended.
+func (x *execution) builtin(th *thread, in *instr) bool {
+	st := th.stack
+	n := len(st)
+	args := st[n-int(in.k):]
+	result := func(v int64) bool {
+		th.stack = append(st[:n-int(in.k)], v)
+		return false
+	}
+	atomic := program.Atomic
+	switch in.a {
+	case bAssertFail:
+		x.fail(th, program.AssertionFailure, "assertion `%s` failed", x.cString(args[0]))
+		return true
+	case bVerifierAssert:
+		if args[0] == 0 {
+			x.fail(th, program.AssertionFailure, "%s failed", x.p.strs[args[1]])
+			return true
+		}
+		return result(0)
+	case bAssume:
+		if args[0] == 0 {
+			x.over = true
+			x.outcome = program.Outcome{Kind: program.Blocked, Thread: th.id, Pos: in.pos, Message: "__VERIFIER_assume failed"}
+			return true
+		}
+		return result(0)
+	case bLock, bTryLock:
+		x.stop(th, program.Acquire, 0, program.Loc(args[0]), 0)
+		return true
+	case bUnlock:
+		x.stop(th, program.Release, 0, program.Loc(args[0]), 0)
+		return true
+	case bMutexInit, bNop:
+		return result(0)
+	case bCreate:
+		fp := args[0]
+		id := objOf(fp)
+		if fp == 0 || id&dynBit != 0 || int(id) >= len(x.statics) || x.statics[id].fn == nil || !x.statics[id].fn.defined {
+			x.fail(th, program.RuntimeError, "pthread_create with an invalid start routine")
+			return true
+		}
+		child := x.p.Thread(program.ChildName(th.name, th.nforks))
+		x.stop(th, program.Fork, 0, 0, int64(child))
+		return true
+	case bJoin:
+		t := args[0]
+		if t < 0 || int(t) >= len(x.threads) || x.threads[t] == nil {
+			x.fail(th, program.RuntimeError, "pthread_join of an unknown thread %d", t)
+			return true
+		}
+		if t == int64(th.id) {
+			x.fail(th, program.RuntimeError, "thread T%s joins itself", th.name)
+			return true
+		}
+		x.stop(th, program.Join, 0, 0, t)
+		return true
+	case bExit:
+		v := args[0]
+		th.frames = th.frames[:1]
+		x.ret(th, v)
+		return true
+	case bSelf:
+		return result(int64(th.id))
+	case bAtomicLoad, bAtomicStore, bAtomicCAS, bAtomicXchg, bFetchAdd, bFetchSub, bFetchAnd, bFetchOr, bFetchXor, bFetchNand,
+		bAddFetch, bSubFetch, bAndFetch, bOrFetch, bXorFetch:
+		o, _ := x.resolve(th, args[0], int(in.w))
+		if o == nil {
+			return true
+		}
+		kind, flags, val := program.Read, atomic|program.RMW, int64(0)
+		switch in.a {
+		case bAtomicLoad:
+			flags = atomic
+		case bAtomicStore:
+			kind, flags, val = program.Write, atomic, conv(args[1], in.w, in.flag&fSigned != 0)
+		case bAtomicCAS:
+			flags = atomic | program.CAS
+		}
+		if !o.shared {
+			// a private object: the operation is local, not an event
+			th.pend = program.Event{Kind: kind, Flags: flags, Loc: program.Loc(args[0]), Value: val}
+			x.silent = true
+			x.fireBuiltin(th, in)
+			x.silent = false
+			return false
+		}
+		x.stop(th, kind, flags, program.Loc(args[0]), val)
+		return true
+	case bFence:
+		x.stop(th, program.Fence, 0, 0, 0)
+		return true
+	case bMalloc, bCalloc:
+		size := args[0]
+		if in.a == bCalloc {
+			size *= args[1]
+		}
+		return result(x.alloc(th, size, kHeap))
+	case bFree:
+		p := args[0]
+		if p == 0 {
+			return result(0)
+		}
+		id := objOf(p)
+		o, _ := x.resolve(th, p, 0)
+		if o == nil {
+			return true
+		}
+		if o.kind != kHeap || offOf(p) != 0 {
+			x.fail(th, program.RuntimeError, "free of %s, which is not the start of a heap block", x.p.objName(id))
+			return true
+		}
+		o.freed = true
+		return result(0)
+	case bAtomicBegin:
+		if th.atomicN > 0 {
+			th.atomicN++
+			return result(0)
+		}
+		x.stop(th, program.Acquire, 0, atomicLock, 0)
+		return true
+	case bAtomicEnd:
+		if th.atomicN > 1 {
+			th.atomicN--
+			return result(0)
+		}
+		if th.atomicN == 0 {
+			x.fail(th, program.RuntimeError, "__VERIFIER_atomic_end without __VERIFIER_atomic_begin")
+			return true
+		}
+		x.stop(th, program.Release, 0, atomicLock, 0)
+		return true
+	case bExitProcess:
+		x.over = true
+		x.outcome = program.Outcome{Kind: program.Normal, Thread: th.id, Pos: in.pos, Message: "exit called"}
+		return true
+	}
+	x.fail(th, program.RuntimeError, "internal error: unknown builtin %d", in.a)
+	return true
+}
+
+// fireBuiltin executes the event of the builtin at th.pc.
+func (x *execution) fireBuiltin(th *thread, in *instr) {
+	st := th.stack
+	n := len(st)
+	args := st[n-int(in.k):]
+	e := th.pend
+	push := func(v int64) { th.stack = append(st[:n-int(in.k)], v) }
+	switch in.a {
+	case bLock, bTryLock, bAtomicBegin:
+		if _, held := x.locks[e.Loc]; held {
+			x.emit(th, program.LockFail, 0, e.Loc, 0, e.Pos)
+			push(ebusy)
+			return
+		}
+		x.locks[e.Loc] = th.id
+		x.emit(th, program.Acquire, 0, e.Loc, 0, e.Pos)
+		if in.a == bAtomicBegin {
+			th.atomicN = 1
+		}
+		push(0)
+	case bUnlock, bAtomicEnd:
+		if h, held := x.locks[e.Loc]; !held || h != th.id {
+			x.fail(th, program.RuntimeError, "unlock of %s, which thread T%s does not hold", x.p.LocName(e.Loc), th.name)
+			return
+		}
+		delete(x.locks, e.Loc)
+		th.atomicN = 0
+		x.emit(th, program.Release, 0, e.Loc, 0, e.Pos)
+		push(0)
+	case bCreate:
+		fn := x.statics[objOf(args[0])].fn
+		x.emit(th, program.Fork, 0, 0, e.Value, e.Pos)
+		th.nforks++
+		child := &thread{id: program.ThreadID(e.Value), name: x.p.threadName(program.ThreadID(e.Value))}
+		x.addThread(child)
+		x.escape(args[1])
+		x.call(child, fn, []int64{args[1]}, -1)
+		child.pend = program.Event{Thread: child.id, Kind: program.Begin, Pos: fn.pos}
+		push(e.Value)
+	case bJoin:
+		x.emit(th, program.Join, 0, 0, e.Value, e.Pos)
+		push(x.threads[e.Value].ret)
+	case bAtomicLoad:
+		o, off := x.resolve(th, args[0], int(in.w))
+		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
+		x.emit(th, program.Read, e.Flags, e.Loc, v, e.Pos)
+		push(v)
+	case bAtomicStore:
+		o, off := x.resolve(th, args[0], int(in.w))
+		store(o.data[off:], in.w, e.Value)
+		if in.flag&fPtr != 0 {
+			x.escape(e.Value)
+		}
+		x.emit(th, program.Write, e.Flags, e.Loc, e.Value, e.Pos)
+		push(0)
+	case bAtomicCAS:
+		o, off := x.resolve(th, args[0], int(in.w))
+		old := load(o.data[off:], in.w, in.flag&fSigned != 0)
+		exp, des := conv(args[1], in.w, in.flag&fSigned != 0), conv(args[2], in.w, in.flag&fSigned != 0)
+		if old == exp {
+			x.emit(th, program.Read, e.Flags|program.RMW, e.Loc, old, e.Pos)
+			store(o.data[off:], in.w, des)
+			x.emit(th, program.Write, program.Atomic|program.RMWWrite, e.Loc, des, e.Pos)
+		} else {
+			x.emit(th, program.Read, e.Flags, e.Loc, old, e.Pos)
+		}
+		push(old)
+	case bFence:
+		x.emit(th, program.Fence, 0, 0, 0, e.Pos)
+		push(0)
+	default: // read-modify-writes
+		o, off := x.resolve(th, args[0], int(in.w))
+		signed := in.flag&fSigned != 0
+		old := load(o.data[off:], in.w, signed)
+		v := args[1]
+		var nv int64
+		switch in.a {
+		case bAtomicXchg:
+			nv = v
+		case bFetchAdd, bAddFetch:
+			nv = old + v
+		case bFetchSub, bSubFetch:
+			nv = old - v
+		case bFetchAnd, bAndFetch:
+			nv = old & v
+		case bFetchOr, bOrFetch:
+			nv = old | v
+		case bFetchXor, bXorFetch:
+			nv = old ^ v
+		case bFetchNand:
+			nv = ^(old & v)
+		}
+		nv = conv(nv, in.w, signed)
+		x.emit(th, program.Read, e.Flags, e.Loc, old, e.Pos)
+		store(o.data[off:], in.w, nv)
+		x.emit(th, program.Write, program.Atomic|program.RMWWrite, e.Loc, nv, e.Pos)
+		switch in.a {
+		case bAddFetch, bSubFetch, bAndFetch, bOrFetch, bXorFetch:
+			push(nv)
+		default:
+			push(old)
+		}
+	}
+}
+
+// cString reads a NUL-terminated string at p (for assertion messages).
+func (x *execution) cString(p int64) string {
+	id := objOf(p)
+	if id == 0 || id&dynBit != 0 || int(id) >= len(x.statics) {
+		return "?"
+	}
+	b := x.statics[id].data[offOf(p):]
+	for i, c := range b {
+		if c == 0 {
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,142 @@
+package cfront
+
+import (
+	"mcr/program"
+)
+
+// This file defines the bytecode the compiler emits and the interpreter runs.
+//
+// The machine is a stack machine over int64 values. Pointers are int64 too:
+// the object id in the high 32 bits and the byte offset in the low 32 bits,
+// so that a pointer's value, and thus a location, is the same in every
+// execution (see objID). The interpreter stops a thread at every instruction
+// that touches shared state (an event) so that the scheduler can choose who
+// goes next; everything else runs without stopping.
+
+type opcode uint8
+
+const (
+	opNop opcode = iota
+	opPush
+	opPop
+	opDup
+	opSwap
+	opGetLocal // push slots[a]
+	opSetLocal // slots[a] = pop
+	opAddrObj  // push pointer to static object a + k
+	opAddrFrame
+	opLoad  // addr -> value; w bytes, fSigned; an event if the object is shared
+	opStore // addr value -> (value if fKeep); an event if the object is shared
+	opStorePost
+	opConv // normalise to w bytes, fSigned
+	opAdd
+	opSub
+	opMul
+	opDiv
+	opMod
+	opAnd
+	opOr
+	opXor
+	opShl
+	opShr
+	opEq
+	opNe
+	opLt
+	opLe
+	opGt
+	opGe
+	opNeg
+	opCpl
+	opLNot
+	opBool
+	opPtrDiff // a b -> (a-b)/k, checks same object
+	opJmp
+	opJz
+	opJnz
+	opCall    // call function a with k arguments
+	opCallInd // fnptr args... -> call
+	opRet     // fKeep: returns a value
+	opBuiltin // builtin a with k arguments
+	opZero    // addr -> ; zero k bytes (local aggregate initialisation, no events)
+	opTrap    // a runtime error with message strs[a]
+)
+
+// Instruction flags.
+const (
+	fSigned uint8 = 1 << iota
+	fAtomic       // an atomic access
+	fKeep         // leave the stored value on the stack
+	fPtr          // the stored value is a pointer: a stack object it points to escapes
+	fDeref        // the loaded value is dereferenced (null-read property)
+	fNullOK       // a store to a null address is skipped (pthread_join's retval)
+)
+
+type instr struct {
+	op   opcode
+	w    uint8 // access or conversion width in bytes
+	flag uint8
+	a    int32
+	k    int64
+	pos  program.Pos
+}
+
+// function is a compiled C function.
+type function struct {
+	name    string
+	entry   int32 // first instruction
+	nparams int
+	nslots  int   // register slots (params first)
+	frame   int64 // size of the frame object holding address-taken and aggregate locals; 0 = none
+	params  []paramCopy
+	atomic  bool // __VERIFIER_atomic_*: runs holding the atomic-section lock
+	void    bool
+	defined bool
+	pos     program.Pos
+	objID   uint32 // static object standing for the function's address
+}
+
+// paramCopy moves parameter slot to frame offset at function entry (address-taken parameters).
+type paramCopy struct {
+	slot int
+	off  int64
+	w    uint8
+}
+
+// builtin ids.
+const (
+	bAssertFail = iota // (msg) __mcr_assert_fail, reach_error, __VERIFIER_error, abort
+	bVerifierAssert
+	bAssume
+	bLock
+	bUnlock
+	bTryLock
+	bMutexInit // no-op returning 0
+	bCreate    // (tid*, attr, fn, arg) -> 0
+	bJoin      // (tid, retp) -> 0
+	bExit      // pthread_exit(v)
+	bSelf
+	bAtomicLoad
+	bAtomicStore
+	bAtomicXchg
+	bAtomicCAS // (p, expected value, desired) -> old value
+	bFetchAdd
+	bFetchSub
+	bFetchAnd
+	bFetchOr
+	bFetchXor
+	bFetchNand
+	bAddFetch
+	bSubFetch
+	bAndFetch
+	bOrFetch
+	bXorFetch
+	bFence
+	bMalloc
+	bCalloc
+	bFree
+	bAtomicBegin
+	bAtomicEnd
+	bExitProcess // exit(code)
+	bNop         // printf and friends: arguments evaluated, no effect, returns 0
+	numBuiltins
+)

@@ -1,0 +1,878 @@
+package cfront
+
+import (
+	"modernc.org/cc/v4"
+
+	"mcr/program"
+)
+
+// This file implements the compiler's expressions. Every expression pushes
+// exactly one value (void expressions push a dummy 0), normalised to its C
+// type: sign- or zero-extended to 64 bits.
+
+// scalar returns the width and signedness of a scalar type.
+func (c *compiler) scalar(n cc.Node, t cc.Type) (uint8, bool) {
+	c.checkType(n, t)
+	switch t.Kind() {
+	case cc.Ptr, cc.Array, cc.Function:
+		return 8, false
+	case cc.Void:
+		return 8, true
+	case cc.Struct, cc.Union:
+		c.unsupported(n, "struct value used as a scalar")
+	}
+	sz := t.Size()
+	if sz != 1 && sz != 2 && sz != 4 && sz != 8 {
+		c.unsupported(n, "type "+t.String())
+	}
+	return uint8(sz), cc.IsSignedInteger(t)
+}
+
+// undecayed is t before array or function decay, when cc/v4 typed an
+// operand with its decayed type.
+func undecayed(t cc.Type) cc.Type {
+	if t.Kind() == cc.Ptr {
+		return t.Undecay()
+	}
+	return t
+}
+
+// isLvalueForm reports whether e designates an object (identifier, member,
+// subscript, dereference, or such in parentheses): only these can have an
+// array type that cc/v4 reports decayed.
+func isLvalueForm(e cc.ExpressionNode) bool {
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		switch x.Case {
+		case cc.PrimaryExpressionIdent:
+			return true
+		case cc.PrimaryExpressionExpr:
+			return isLvalueForm(x.ExpressionList)
+		}
+	case *cc.ExpressionList:
+		return x.ExpressionList == nil && isLvalueForm(x.AssignmentExpression)
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionIndex, cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+			return true
+		case cc.PostfixExpressionPrimary:
+			return isLvalueForm(x.PrimaryExpression)
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionDeref:
+			return true
+		case cc.UnaryExpressionPostfix:
+			return isLvalueForm(x.PostfixExpression)
+		}
+	case *cc.CastExpression:
+		return x.Case == cc.CastExpressionUnary && isLvalueForm(x.UnaryExpression)
+	}
+	return false
+}
+
+func isPtr(t cc.Type) bool {
+	k := t.Kind()
+	return k == cc.Ptr || k == cc.Array || k == cc.Function
+}
+
+// elemSize is the size of what pointer (or array) type t points to.
+func elemSize(t cc.Type) int64 {
+	var et cc.Type
+	switch x := t.(type) {
+	case *cc.PointerType:
+		et = x.Elem()
+	case *cc.ArrayType:
+		et = x.Elem()
+	default:
+		return 1
+	}
+	if et.Kind() == cc.Void || et.Kind() == cc.Function {
+		return 1 // GNU: arithmetic on void* steps bytes
+	}
+	if s := et.Size(); s > 0 {
+		return s
+	}
+	return 1
+}
+
+func pointee(t cc.Type) cc.Type {
+	switch x := t.(type) {
+	case *cc.PointerType:
+		return x.Elem()
+	case *cc.ArrayType:
+		return x.Elem()
+	}
+	return nil
+}
+
+// convert emits the conversion of the value on the stack from type from to type to.
+func (c *compiler) convert(n cc.Node, from, to cc.Type) {
+	if to.Kind() == cc.Void {
+		return
+	}
+	if to.Kind() == cc.Bool {
+		if from.Kind() != cc.Bool {
+			c.emit(instr{op: opBool})
+		}
+		return
+	}
+	tw, ts := c.scalar(n, to)
+	if from.Kind() == cc.Void || from.Kind() == cc.Struct || from.Kind() == cc.Union {
+		return
+	}
+	fw, fs := c.scalar(n, from)
+	if tw < fw || (tw == fw && ts != fs) || (tw > fw && fs != ts && tw < 8) {
+		c.emit(instr{op: opConv, w: tw, flag: flagIf(ts, fSigned)})
+	}
+}
+
+func flagIf(b bool, f uint8) uint8 {
+	if b {
+		return f
+	}
+	return 0
+}
+
+// exprTo pushes e converted to type t.
+func (c *compiler) exprTo(e cc.ExpressionNode, t cc.Type) {
+	c.expr(e)
+	c.convert(e, c.rtype(e), t)
+}
+
+// rtype is the type of e's value after array and function decay.
+func (c *compiler) rtype(e cc.ExpressionNode) cc.Type {
+	t := e.Type()
+	if k := t.Kind(); k == cc.Array || k == cc.Function {
+		return t.Decay()
+	}
+	return t
+}
+
+// cond pushes e's truth value (any non-zero is true; jumps test != 0).
+func (c *compiler) cond(e cc.ExpressionNode) {
+	c.expr(e)
+}
+
+// expr pushes the value of e.
+func (c *compiler) expr(e cc.ExpressionNode) {
+	t := e.Type()
+	if v, ok := constInt(e); ok && cc.IsIntegerType(t) && e.Pure() {
+		w, s := c.scalar(e, t)
+		c.emit(instr{op: opPush, k: conv(v, w, s)})
+		return
+	}
+	if isLvalueForm(e) {
+		t = undecayed(t)
+	}
+	switch t.Kind() {
+	case cc.Array, cc.Function:
+		if _, isStr := e.Value().(cc.StringValue); !isStr {
+			if pe, ok := e.(*cc.PrimaryExpression); !ok || pe.Case != cc.PrimaryExpressionString {
+				c.addr(e)
+				return
+			}
+		}
+	}
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		c.primary(x)
+	case *cc.PostfixExpression:
+		c.postfix(x)
+	case *cc.UnaryExpression:
+		c.unary(x)
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionUnary {
+			c.expr(x.UnaryExpression)
+			return
+		}
+		c.expr(x.CastExpression)
+		if x.Type().Kind() == cc.Void {
+			return
+		}
+		c.convert(x, c.rtype(x.CastExpression), x.Type())
+	case *cc.MultiplicativeExpression:
+		op := map[cc.MultiplicativeExpressionCase]opcode{cc.MultiplicativeExpressionMul: opMul, cc.MultiplicativeExpressionDiv: opDiv, cc.MultiplicativeExpressionMod: opMod}[x.Case]
+		c.arith(x, op, x.MultiplicativeExpression, x.CastExpression)
+	case *cc.AdditiveExpression:
+		if x.Case == cc.AdditiveExpressionMul {
+			c.expr(x.MultiplicativeExpression)
+			return
+		}
+		c.additive(x)
+	case *cc.ShiftExpression:
+		if x.Case == cc.ShiftExpressionAdd {
+			c.expr(x.AdditiveExpression)
+			return
+		}
+		c.exprTo(x.ShiftExpression, x.Type())
+		c.exprTo(x.AdditiveExpression, cc.IntegerPromotion(x.AdditiveExpression.Type()))
+		w, s := c.scalar(x, x.Type())
+		if x.Case == cc.ShiftExpressionLsh {
+			c.emit(instr{op: opShl})
+			c.emit(instr{op: opConv, w: w, flag: flagIf(s, fSigned)})
+		} else {
+			c.emit(instr{op: opShr, flag: flagIf(s, fSigned)})
+		}
+	case *cc.RelationalExpression:
+		if x.Case == cc.RelationalExpressionShift {
+			c.expr(x.ShiftExpression)
+			return
+		}
+		op := map[cc.RelationalExpressionCase]opcode{cc.RelationalExpressionLt: opLt, cc.RelationalExpressionGt: opGt, cc.RelationalExpressionLeq: opLe, cc.RelationalExpressionGeq: opGe}[x.Case]
+		c.compare(x, op, x.RelationalExpression, x.ShiftExpression)
+	case *cc.EqualityExpression:
+		if x.Case == cc.EqualityExpressionRel {
+			c.expr(x.RelationalExpression)
+			return
+		}
+		op := opEq
+		if x.Case == cc.EqualityExpressionNeq {
+			op = opNe
+		}
+		c.compare(x, op, x.EqualityExpression, x.RelationalExpression)
+	case *cc.AndExpression:
+		if x.Case == cc.AndExpressionEq {
+			c.expr(x.EqualityExpression)
+			return
+		}
+		c.arith(x, opAnd, x.AndExpression, x.EqualityExpression)
+	case *cc.ExclusiveOrExpression:
+		if x.Case == cc.ExclusiveOrExpressionAnd {
+			c.expr(x.AndExpression)
+			return
+		}
+		c.arith(x, opXor, x.ExclusiveOrExpression, x.AndExpression)
+	case *cc.InclusiveOrExpression:
+		if x.Case == cc.InclusiveOrExpressionXor {
+			c.expr(x.ExclusiveOrExpression)
+			return
+		}
+		c.arith(x, opOr, x.InclusiveOrExpression, x.ExclusiveOrExpression)
+	case *cc.LogicalAndExpression:
+		if x.Case == cc.LogicalAndExpressionOr {
+			c.expr(x.InclusiveOrExpression)
+			return
+		}
+		c.logical(x.LogicalAndExpression, x.InclusiveOrExpression, true)
+	case *cc.LogicalOrExpression:
+		if x.Case == cc.LogicalOrExpressionLAnd {
+			c.expr(x.LogicalAndExpression)
+			return
+		}
+		c.logical(x.LogicalOrExpression, x.LogicalAndExpression, false)
+	case *cc.ConditionalExpression:
+		if x.Case == cc.ConditionalExpressionLOr {
+			c.expr(x.LogicalOrExpression)
+			return
+		}
+		c.conditional(x)
+	case *cc.AssignmentExpression:
+		if x.Case == cc.AssignmentExpressionCond {
+			c.expr(x.ConditionalExpression)
+			return
+		}
+		c.assign(x)
+	case *cc.ExpressionList:
+		for l := x; l != nil; l = l.ExpressionList {
+			c.expr(l.AssignmentExpression)
+			if l.ExpressionList != nil {
+				c.emit(instr{op: opPop})
+			}
+		}
+	default:
+		c.unsupported(e, "expression")
+	}
+}
+
+func (c *compiler) primary(x *cc.PrimaryExpression) {
+	switch x.Case {
+	case cc.PrimaryExpressionIdent:
+		if x.Type().Kind() == cc.Struct || x.Type().Kind() == cc.Union {
+			c.addr(x) // struct values are handled by address
+			return
+		}
+		lv := c.lvalue(x)
+		c.loadLV(x, lv, 0)
+	case cc.PrimaryExpressionInt, cc.PrimaryExpressionChar, cc.PrimaryExpressionLChar:
+		v, ok := constInt(x)
+		if !ok {
+			c.unsupported(x, "constant "+x.Token.SrcStr())
+		}
+		c.emit(instr{op: opPush, k: v})
+	case cc.PrimaryExpressionFloat:
+		c.unsupported(x, "floating-point constant "+x.Token.SrcStr())
+	case cc.PrimaryExpressionString:
+		s, _ := stringLiteral(x)
+		c.emit(instr{op: opAddrObj, a: c.stringObj(s)})
+	case cc.PrimaryExpressionLString:
+		c.unsupported(x, "wide string literal")
+	case cc.PrimaryExpressionExpr:
+		c.expr(x.ExpressionList)
+	case cc.PrimaryExpressionStmt:
+		c.unsupported(x, "statement expression ({ ... })")
+	case cc.PrimaryExpressionGeneric:
+		c.unsupported(x, "_Generic selection")
+	default:
+		c.unsupported(x, "expression")
+	}
+}
+
+func (c *compiler) stringObj(s string) int32 {
+	if id, ok := c.strIDs[s]; ok {
+		return id
+	}
+	id := int32(len(c.p.statics))
+	data := []byte(s)
+	if len(data) == 0 || data[len(data)-1] != 0 {
+		data = append(data, 0)
+	}
+	c.p.statics = append(c.p.statics, &static{name: "string", kind: kString, data: data})
+	c.strIDs[s] = id
+	return id
+}
+
+// lv describes an lvalue: a register slot, or memory whose address has been pushed.
+type lv struct {
+	slot int // >= 0: register slot
+	typ  cc.Type
+	atom bool
+}
+
+// lvalue compiles e as an lvalue (pushing its address when in memory).
+func (c *compiler) lvalue(e cc.ExpressionNode) lv {
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		switch x.Case {
+		case cc.PrimaryExpressionIdent:
+			d, ok := x.ResolvedTo().(*cc.Declarator)
+			if !ok {
+				c.errorf(x, "%s is not a variable", x.Token.SrcStr())
+			}
+			if l, ok := c.vars[d]; ok {
+				if l.slot >= 0 {
+					return lv{slot: l.slot, typ: l.typ, atom: l.atom}
+				}
+				c.emit(instr{op: opAddrFrame, k: l.off})
+				return lv{slot: -1, typ: l.typ, atom: l.atom}
+			}
+			if id, ok := c.locals[d]; ok {
+				c.emit(instr{op: opAddrObj, a: id})
+				return lv{slot: -1, typ: d.Type(), atom: isAtomicDecl(d)}
+			}
+			if d.Type().Kind() == cc.Function {
+				fn := c.function(d.Name(), d)
+				c.need(fn)
+				c.emit(instr{op: opAddrObj, a: int32(fn.objID)})
+				return lv{slot: -1, typ: d.Type()}
+			}
+			id, ok := c.globals[d.Name()]
+			if !ok {
+				c.errorf(x, "unknown variable %s", d.Name())
+			}
+			c.emit(instr{op: opAddrObj, a: id})
+			return lv{slot: -1, typ: d.Type(), atom: isAtomicDecl(d)}
+		case cc.PrimaryExpressionExpr:
+			return c.lvalue(x.ExpressionList)
+		case cc.PrimaryExpressionString:
+			s, _ := stringLiteral(x)
+			c.emit(instr{op: opAddrObj, a: c.stringObj(s)})
+			return lv{slot: -1, typ: x.Type()}
+		}
+	case *cc.ExpressionList:
+		if x.ExpressionList == nil {
+			return c.lvalue(x.AssignmentExpression)
+		}
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionPrimary:
+			return c.lvalue(x.PrimaryExpression)
+		case cc.PostfixExpressionIndex:
+			a, i := x.PostfixExpression, x.ExpressionList
+			if !isPtr(a.Type()) {
+				a, i = i, a
+			}
+			c.ptrValue(a)
+			c.exprTo(i, c.ast.Long)
+			if sz := elemSize(a.Type()); sz != 1 {
+				c.emit(instr{op: opPush, k: sz})
+				c.emit(instr{op: opMul})
+			}
+			c.emit(instr{op: opAdd})
+			return lv{slot: -1, typ: x.Type(), atom: isAtomicType(x.Type())}
+		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+			f := x.Field()
+			if f == nil {
+				c.errorf(x, "unknown field %s", x.Token2.SrcStr())
+			}
+			if f.IsBitfield() {
+				c.unsupported(x, "bit-field "+f.Name())
+			}
+			if x.Case == cc.PostfixExpressionSelect {
+				l := c.lvalue(x.PostfixExpression)
+				if l.slot >= 0 {
+					c.errorf(x, "internal error: struct in a register")
+				}
+			} else {
+				c.ptrValue(x.PostfixExpression)
+			}
+			if off := f.Offset(); off != 0 {
+				c.emit(instr{op: opPush, k: off})
+				c.emit(instr{op: opAdd})
+			}
+			return lv{slot: -1, typ: x.Type(), atom: isAtomicType(f.Type())}
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionPostfix:
+			return c.lvalue(x.PostfixExpression)
+		case cc.UnaryExpressionDeref:
+			c.ptrValue(x.CastExpression)
+			return lv{slot: -1, typ: x.Type(), atom: isAtomicType(x.Type())}
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionUnary {
+			return c.lvalue(x.UnaryExpression)
+		}
+	}
+	c.errorf(e, "expression is not an lvalue")
+	return lv{}
+}
+
+// ptrValue pushes a pointer that is about to be dereferenced; a load of it
+// from shared memory is marked Deref for the null-read property.
+func (c *compiler) ptrValue(e cc.ExpressionNode) {
+	c.expr(e)
+	if last := &c.p.code[len(c.p.code)-1]; last.op == opLoad && e.Type().Kind() == cc.Ptr {
+		last.flag |= fDeref
+	}
+}
+
+// addr pushes the address of lvalue e (which must be in memory).
+func (c *compiler) addr(e cc.ExpressionNode) {
+	l := c.lvalue(e)
+	if l.slot >= 0 {
+		c.errorf(e, "internal error: address of a register variable")
+	}
+}
+
+// loadLV loads the value of an lvalue.
+func (c *compiler) loadLV(n cc.Node, l lv, extra uint8) {
+	if l.slot >= 0 {
+		c.emit(instr{op: opGetLocal, a: int32(l.slot)})
+		return
+	}
+	switch undecayed(l.typ).Kind() {
+	case cc.Array, cc.Function, cc.Struct, cc.Union:
+		return // the address is the value
+	}
+	w, s := c.scalar(n, l.typ)
+	c.emit(instr{op: opLoad, w: w, flag: flagIf(s, fSigned) | flagIf(l.atom, fAtomic) | extra, pos: toPos(n)})
+}
+
+// emitStore stores the value on the stack into the memory lvalue below it.
+func (c *compiler) emitStore(t cc.Type, atom bool, extra uint8, n cc.Node) {
+	w, s := c.scalar(n, t)
+	f := flagIf(s, fSigned) | flagIf(atom, fAtomic) | flagIf(t.Kind() == cc.Ptr, fPtr) | extra
+	c.emit(instr{op: opStore, w: w, flag: f, pos: toPos(n)})
+}
+
+// storeLV stores the value on the stack into l, leaving the value.
+func (c *compiler) storeLV(n cc.Node, l lv) {
+	if l.slot >= 0 {
+		c.emit(instr{op: opDup})
+		c.emit(instr{op: opSetLocal, a: int32(l.slot)})
+		return
+	}
+	c.emitStore(l.typ, l.atom, fKeep, n)
+}
+
+func (c *compiler) arith(n cc.ExpressionNode, op opcode, a, b cc.ExpressionNode) {
+	t := n.Type()
+	c.exprTo(a, t)
+	c.exprTo(b, t)
+	w, s := c.scalar(n, t)
+	c.emit(instr{op: op, flag: flagIf(s, fSigned), pos: toPos(n)})
+	if op == opAdd || op == opSub || op == opMul || op == opDiv {
+		c.emit(instr{op: opConv, w: w, flag: flagIf(s, fSigned)})
+	}
+}
+
+func (c *compiler) additive(x *cc.AdditiveExpression) {
+	a, b := x.AdditiveExpression, x.MultiplicativeExpression
+	ta, tb := c.rtype(a), c.rtype(b)
+	op := opAdd
+	if x.Case == cc.AdditiveExpressionSub {
+		op = opSub
+	}
+	switch {
+	case isPtr(ta) && isPtr(tb): // pointer difference
+		c.expr(a)
+		c.expr(b)
+		c.emit(instr{op: opPtrDiff, k: elemSize(ta), pos: toPos(x)})
+	case isPtr(ta):
+		c.expr(a)
+		c.scaled(b, elemSize(ta))
+		c.emit(instr{op: op})
+	case isPtr(tb):
+		c.scaled(a, elemSize(tb))
+		c.expr(b)
+		c.emit(instr{op: op})
+	default:
+		c.arith(x, op, a, b)
+	}
+}
+
+// scaled pushes integer e multiplied by size (pointer arithmetic).
+func (c *compiler) scaled(e cc.ExpressionNode, size int64) {
+	c.exprTo(e, c.ast.Long)
+	if size != 1 {
+		c.emit(instr{op: opPush, k: size})
+		c.emit(instr{op: opMul})
+	}
+}
+
+func (c *compiler) compare(n cc.ExpressionNode, op opcode, a, b cc.ExpressionNode) {
+	ta, tb := c.rtype(a), c.rtype(b)
+	var t cc.Type
+	if isPtr(ta) || isPtr(tb) {
+		t = c.ast.ULong
+	} else {
+		t = cc.UsualArithmeticConversions(ta, tb)
+	}
+	c.exprTo(a, t)
+	c.exprTo(b, t)
+	_, s := c.scalar(n, t)
+	c.emit(instr{op: op, flag: flagIf(s, fSigned)})
+}
+
+func (c *compiler) logical(a, b cc.ExpressionNode, and bool) {
+	c.cond(a)
+	c.emit(instr{op: opBool})
+	c.emit(instr{op: opDup})
+	var j int32
+	if and {
+		j = c.emit(instr{op: opJz})
+	} else {
+		j = c.emit(instr{op: opJnz})
+	}
+	c.emit(instr{op: opPop})
+	c.cond(b)
+	c.emit(instr{op: opBool})
+	c.patch(j)
+}
+
+func (c *compiler) conditional(x *cc.ConditionalExpression) {
+	t := x.Type()
+	c.cond(x.LogicalOrExpression)
+	jz := c.emit(instr{op: opJz})
+	c.branchValue(x.ExpressionList, t)
+	j := c.emit(instr{op: opJmp})
+	c.patch(jz)
+	c.branchValue(x.ConditionalExpression, t)
+	c.patch(j)
+}
+
+func (c *compiler) branchValue(e cc.ExpressionNode, t cc.Type) {
+	switch t.Kind() {
+	case cc.Void, cc.Struct, cc.Union:
+		c.expr(e)
+	default:
+		c.exprTo(e, t)
+	}
+}
+
+func (c *compiler) assign(x *cc.AssignmentExpression) {
+	t := x.UnaryExpression.Type()
+	if x.Case == cc.AssignmentExpressionAssign && (t.Kind() == cc.Struct || t.Kind() == cc.Union) {
+		c.addr(x.UnaryExpression)
+		c.addr(x.AssignmentExpression)
+		c.copyAgg(t, x)
+		return
+	}
+	l := c.lvalue(x.UnaryExpression)
+	if x.Case == cc.AssignmentExpressionAssign {
+		c.exprTo(x.AssignmentExpression, t)
+		c.storeLV(x, l)
+		return
+	}
+	// compound assignment: lvalue op= value
+	if l.slot < 0 {
+		c.emit(instr{op: opDup})
+	}
+	c.loadLV(x.UnaryExpression, l, 0)
+	rhs := x.AssignmentExpression
+	var op opcode
+	switch x.Case {
+	case cc.AssignmentExpressionMul:
+		op = opMul
+	case cc.AssignmentExpressionDiv:
+		op = opDiv
+	case cc.AssignmentExpressionMod:
+		op = opMod
+	case cc.AssignmentExpressionAdd:
+		op = opAdd
+	case cc.AssignmentExpressionSub:
+		op = opSub
+	case cc.AssignmentExpressionLsh:
+		op = opShl
+	case cc.AssignmentExpressionRsh:
+		op = opShr
+	case cc.AssignmentExpressionAnd:
+		op = opAnd
+	case cc.AssignmentExpressionXor:
+		op = opXor
+	case cc.AssignmentExpressionOr:
+		op = opOr
+	}
+	if isPtr(t) {
+		c.scaled(rhs, elemSize(t))
+		c.emit(instr{op: op})
+	} else {
+		// compute in the promoted common type, then convert back
+		ct := cc.UsualArithmeticConversions(cc.IntegerPromotion(t), cc.IntegerPromotion(c.rtype(rhs)))
+		if op == opShl || op == opShr {
+			ct = cc.IntegerPromotion(t)
+		}
+		c.convert(x, t, ct)
+		if op == opShl || op == opShr {
+			c.exprTo(rhs, cc.IntegerPromotion(c.rtype(rhs)))
+		} else {
+			c.exprTo(rhs, ct)
+		}
+		_, s := c.scalar(x, ct)
+		c.emit(instr{op: op, flag: flagIf(s, fSigned), pos: toPos(x)})
+		c.convert(x, ct, t)
+	}
+	c.storeLV(x, l)
+}
+
+// copyAgg copies an aggregate of type t from the address on top of the
+// stack to the address below it, one scalar (one event) at a time.
+func (c *compiler) copyAgg(t cc.Type, n cc.Node) {
+	src, dst := c.newTemp(), c.newTemp()
+	c.emit(instr{op: opSetLocal, a: int32(src)})
+	c.emit(instr{op: opSetLocal, a: int32(dst)})
+	c.walkScalars(n, t, 0, func(off int64, st cc.Type) {
+		c.emit(instr{op: opGetLocal, a: int32(dst)})
+		c.emit(instr{op: opPush, k: off})
+		c.emit(instr{op: opAdd})
+		c.emit(instr{op: opGetLocal, a: int32(src)})
+		c.emit(instr{op: opPush, k: off})
+		c.emit(instr{op: opAdd})
+		c.loadLV(n, lv{slot: -1, typ: st}, 0)
+		c.emitStore(st, false, 0, n)
+	})
+	c.emit(instr{op: opPush})
+}
+
+// walkScalars calls f for every scalar inside type t at base offset off.
+func (c *compiler) walkScalars(n cc.Node, t cc.Type, off int64, f func(int64, cc.Type)) {
+	switch t.Kind() {
+	case cc.Array:
+		at := t.(*cc.ArrayType)
+		et := at.Elem()
+		if et.Size() <= 0 {
+			return
+		}
+		for i := int64(0); i < t.Size()/et.Size(); i++ {
+			c.walkScalars(n, et, off+i*et.Size(), f)
+		}
+	case cc.Struct:
+		st := t.(*cc.StructType)
+		for i := 0; i < st.NumFields(); i++ {
+			fl := st.FieldByIndex(i)
+			c.walkScalars(n, fl.Type(), off+fl.Offset(), f)
+		}
+	case cc.Union:
+		c.unsupported(n, "union assignment")
+	default:
+		f(off, t)
+	}
+}
+
+func (c *compiler) unary(x *cc.UnaryExpression) {
+	switch x.Case {
+	case cc.UnaryExpressionPostfix:
+		c.expr(x.PostfixExpression)
+	case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+		c.incDec(x.UnaryExpression, x.Case == cc.UnaryExpressionInc, false, x)
+	case cc.UnaryExpressionAddrof:
+		if x.CastExpression.Type().Kind() == cc.Function {
+			c.expr(x.CastExpression)
+			return
+		}
+		c.addr(x.CastExpression)
+	case cc.UnaryExpressionDeref:
+		if k := x.Type().Kind(); k == cc.Function {
+			c.expr(x.CastExpression)
+			return
+		}
+		l := c.lvalue(x)
+		c.loadLV(x, l, 0)
+	case cc.UnaryExpressionPlus:
+		c.exprTo(x.CastExpression, x.Type())
+	case cc.UnaryExpressionMinus, cc.UnaryExpressionCpl:
+		c.exprTo(x.CastExpression, x.Type())
+		w, s := c.scalar(x, x.Type())
+		op := opNeg
+		if x.Case == cc.UnaryExpressionCpl {
+			op = opCpl
+		}
+		c.emit(instr{op: op})
+		c.emit(instr{op: opConv, w: w, flag: flagIf(s, fSigned)})
+	case cc.UnaryExpressionNot:
+		c.cond(x.CastExpression)
+		c.emit(instr{op: opLNot})
+	case cc.UnaryExpressionSizeofExpr, cc.UnaryExpressionSizeofType, cc.UnaryExpressionAlignofExpr, cc.UnaryExpressionAlignofType:
+		v, ok := constInt(x)
+		if !ok {
+			c.unsupported(x, "sizeof of a variable-length type")
+		}
+		c.emit(instr{op: opPush, k: v})
+	default:
+		c.unsupported(x, "unary operator "+x.Token.SrcStr())
+	}
+}
+
+// incDec compiles ++/-- (prefix when post is false).
+func (c *compiler) incDec(e cc.ExpressionNode, inc, post bool, n cc.Node) {
+	t := e.Type()
+	step := int64(1)
+	if isPtr(t) {
+		step = elemSize(t)
+	}
+	if !inc {
+		step = -step
+	}
+	w, s := c.scalar(n, t)
+	l := c.lvalue(e)
+	if l.slot >= 0 {
+		c.emit(instr{op: opGetLocal, a: int32(l.slot)})
+		if post {
+			c.emit(instr{op: opDup})
+		}
+		c.emit(instr{op: opPush, k: step})
+		c.emit(instr{op: opAdd})
+		c.emit(instr{op: opConv, w: w, flag: flagIf(s, fSigned)})
+		if post {
+			c.emit(instr{op: opSetLocal, a: int32(l.slot)})
+		} else {
+			c.emit(instr{op: opDup})
+			c.emit(instr{op: opSetLocal, a: int32(l.slot)})
+		}
+		return
+	}
+	c.emit(instr{op: opDup})
+	c.loadLV(n, l, 0)
+	if post {
+		c.emit(instr{op: opDup}) // addr old old
+	}
+	c.emit(instr{op: opPush, k: step})
+	c.emit(instr{op: opAdd})
+	c.emit(instr{op: opConv, w: w, flag: flagIf(s, fSigned)})
+	f := flagIf(s, fSigned) | flagIf(l.atom, fAtomic)
+	if post {
+		c.emit(instr{op: opStorePost, w: w, flag: f, pos: toPos(n)})
+	} else {
+		c.emit(instr{op: opStore, w: w, flag: f | fKeep, pos: toPos(n)})
+	}
+}
+
+func (c *compiler) postfix(x *cc.PostfixExpression) {
+	switch x.Case {
+	case cc.PostfixExpressionPrimary:
+		c.expr(x.PrimaryExpression)
+	case cc.PostfixExpressionIndex, cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+		if k := x.Type().Kind(); k == cc.Struct || k == cc.Union {
+			c.addr(x)
+			return
+		}
+		l := c.lvalue(x)
+		c.loadLV(x, l, 0)
+	case cc.PostfixExpressionCall:
+		c.call(x)
+	case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+		c.incDec(x.PostfixExpression, x.Case == cc.PostfixExpressionInc, true, x)
+	case cc.PostfixExpressionComplit:
+		c.unsupported(x, "compound literal")
+	default:
+		c.unsupported(x, "postfix expression")
+	}
+}
+
+func args(x *cc.PostfixExpression) []cc.ExpressionNode {
+	var out []cc.ExpressionNode
+	for l := x.ArgumentExpressionList; l != nil; l = l.ArgumentExpressionList {
+		out = append(out, l.AssignmentExpression)
+	}
+	return out
+}
+
+// call compiles a function call: a builtin, a defined function, or a call
+// through a function pointer.
+func (c *compiler) call(x *cc.PostfixExpression) {
+	as := args(x)
+	var name string
+	if pe, ok := x.PostfixExpression.(*cc.PrimaryExpression); ok && pe.Case == cc.PrimaryExpressionIdent {
+		if d, ok := pe.ResolvedTo().(*cc.Declarator); ok && d.Type().Kind() == cc.Function {
+			name = d.Name()
+		} else if pe.ResolvedTo() == nil {
+			name = pe.Token.SrcStr()
+		}
+	}
+	if name != "" {
+		if c.builtinCall(x, name, as) {
+			return
+		}
+		fn, ok := c.funcs[name]
+		if !ok || !fn.defined {
+			if why, ok := unsupportedCalls[name]; ok {
+				c.unsupported(x, "call to "+name+" ("+why+")")
+			}
+			c.unsupported(x, "call to "+name+", which has no definition in the program and no model in mcr")
+		}
+		c.need(fn)
+		c.pushArgs(x, as)
+		c.emit(instr{op: opCall, a: c.funcIndex(fn), k: int64(len(as)), pos: toPos(x)})
+		if fn.void {
+			c.emit(instr{op: opPush})
+		}
+		return
+	}
+	ft := calleeType(x.PostfixExpression.Type())
+	c.expr(x.PostfixExpression)
+	c.pushArgs(x, as)
+	c.emit(instr{op: opCallInd, k: int64(len(as)), pos: toPos(x)})
+	if ft == nil || ft.Result().Kind() == cc.Void {
+		c.emit(instr{op: opPush})
+	}
+}
+
+func calleeType(t cc.Type) *cc.FunctionType {
+	if pt, ok := t.(*cc.PointerType); ok {
+		t = pt.Elem()
+	}
+	ft, _ := t.(*cc.FunctionType)
+	return ft
+}
+
+func (c *compiler) pushArgs(x *cc.PostfixExpression, as []cc.ExpressionNode) {
+	ft := calleeType(x.PostfixExpression.Type())
+	var params []*cc.Parameter
+	if ft != nil {
+		params = ft.Parameters()
+	}
+	for i, a := range as {
+		if k := a.Type().Kind(); k == cc.Struct || k == cc.Union {
+			c.unsupported(a, "struct passed by value")
+		}
+		if i < len(params) && params[i].Type().Kind() != cc.Void {
+			c.exprTo(a, params[i].Type())
+		} else {
+			c.exprTo(a, cc.IntegerPromotion(c.rtype(a)))
+		}
+	}
+}
+
+var _ = program.Read

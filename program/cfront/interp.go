@@ -1,0 +1,337 @@
+package cfront
+
+import (
+	"mcr/program"
+)
+
+// This file implements the instruction loop: run executes a thread's local
+// computation up to its next event, fire executes that event.
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// run executes th's instructions until the next event (which becomes
+// pending), the end of the execution, or an error.
+func (x *execution) run(th *thread) {
+	x.cur = th
+	code := x.p.code
+	for steps := 0; ; steps++ {
+		if x.over {
+			return
+		}
+		if steps > localStepLimit {
+			x.over = true
+			x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: code[th.pc].pos,
+				Message: "local computation did not reach an event within 50M steps (infinite loop?)"}
+			return
+		}
+		in := &code[th.pc]
+		st := th.stack
+		n := len(st)
+		switch in.op {
+		case opNop:
+		case opPush:
+			th.stack = append(st, in.k)
+		case opPop:
+			th.stack = st[:n-1]
+		case opDup:
+			th.stack = append(st, st[n-1])
+		case opSwap:
+			st[n-1], st[n-2] = st[n-2], st[n-1]
+		case opGetLocal:
+			th.stack = append(st, th.slots[th.frames[len(th.frames)-1].slotBase+in.a])
+		case opSetLocal:
+			th.slots[th.frames[len(th.frames)-1].slotBase+in.a] = st[n-1]
+			th.stack = st[:n-1]
+		case opAddrObj:
+			th.stack = append(st, mkPtr(uint32(in.a), in.k))
+		case opAddrFrame:
+			th.stack = append(st, th.frames[len(th.frames)-1].frameObj+in.k)
+		case opLoad:
+			o, off := x.resolve(th, st[n-1], int(in.w))
+			if o == nil {
+				return
+			}
+			if o.shared {
+				x.stop(th, program.Read, accessFlags(in), program.Loc(st[n-1]), 0)
+				return
+			}
+			st[n-1] = load(o.data[off:], in.w, in.flag&fSigned != 0)
+		case opStore, opStorePost:
+			addr := storeAddr(in, st)
+			if addr == 0 && in.flag&fNullOK != 0 {
+				th.stack = st[:n-2]
+				break
+			}
+			o, off := x.resolve(th, addr, int(in.w))
+			if o == nil {
+				return
+			}
+			if o.shared {
+				x.stop(th, program.Write, accessFlags(in), program.Loc(addr), conv(st[n-1], in.w, in.flag&fSigned != 0))
+				return
+			}
+			x.doStore(th, in, o, off)
+		case opConv:
+			st[n-1] = conv(st[n-1], in.w, in.flag&fSigned != 0)
+		case opAdd:
+			st[n-2] += st[n-1]
+			th.stack = st[:n-1]
+		case opSub:
+			st[n-2] -= st[n-1]
+			th.stack = st[:n-1]
+		case opMul:
+			st[n-2] *= st[n-1]
+			th.stack = st[:n-1]
+		case opDiv, opMod:
+			a, b := st[n-2], st[n-1]
+			if b == 0 {
+				x.fail(th, program.RuntimeError, "division by zero")
+				return
+			}
+			var r int64
+			switch {
+			case in.flag&fSigned != 0 && in.op == opDiv:
+				if b == -1 {
+					r = -a
+				} else {
+					r = a / b
+				}
+			case in.flag&fSigned != 0:
+				if b == -1 {
+					r = 0
+				} else {
+					r = a % b
+				}
+			case in.op == opDiv:
+				r = int64(uint64(a) / uint64(b))
+			default:
+				r = int64(uint64(a) % uint64(b))
+			}
+			st[n-2] = r
+			th.stack = st[:n-1]
+		case opAnd:
+			st[n-2] &= st[n-1]
+			th.stack = st[:n-1]
+		case opOr:
+			st[n-2] |= st[n-1]
+			th.stack = st[:n-1]
+		case opXor:
+			st[n-2] ^= st[n-1]
+			th.stack = st[:n-1]
+		case opShl:
+			st[n-2] <<= uint64(st[n-1]) & 63
+			th.stack = st[:n-1]
+		case opShr:
+			if in.flag&fSigned != 0 {
+				st[n-2] >>= uint64(st[n-1]) & 63
+			} else {
+				st[n-2] = int64(uint64(st[n-2]) >> (uint64(st[n-1]) & 63))
+			}
+			th.stack = st[:n-1]
+		case opEq:
+			st[n-2] = b2i(st[n-2] == st[n-1])
+			th.stack = st[:n-1]
+		case opNe:
+			st[n-2] = b2i(st[n-2] != st[n-1])
+			th.stack = st[:n-1]
+		case opLt, opLe, opGt, opGe:
+			a, b := st[n-2], st[n-1]
+			var r bool
+			if in.flag&fSigned != 0 {
+				switch in.op {
+				case opLt:
+					r = a < b
+				case opLe:
+					r = a <= b
+				case opGt:
+					r = a > b
+				default:
+					r = a >= b
+				}
+			} else {
+				ua, ub := uint64(a), uint64(b)
+				switch in.op {
+				case opLt:
+					r = ua < ub
+				case opLe:
+					r = ua <= ub
+				case opGt:
+					r = ua > ub
+				default:
+					r = ua >= ub
+				}
+			}
+			st[n-2] = b2i(r)
+			th.stack = st[:n-1]
+		case opNeg:
+			st[n-1] = -st[n-1]
+		case opCpl:
+			st[n-1] = ^st[n-1]
+		case opLNot:
+			st[n-1] = b2i(st[n-1] == 0)
+		case opBool:
+			st[n-1] = b2i(st[n-1] != 0)
+		case opPtrDiff:
+			a, b := st[n-2], st[n-1]
+			if objOf(a) != objOf(b) {
+				x.fail(th, program.RuntimeError, "subtraction of pointers into different objects")
+				return
+			}
+			st[n-2] = (a - b) / in.k
+			th.stack = st[:n-1]
+		case opJmp:
+			th.pc = in.a
+			continue
+		case opJz:
+			th.stack = st[:n-1]
+			if st[n-1] == 0 {
+				th.pc = in.a
+				continue
+			}
+		case opJnz:
+			th.stack = st[:n-1]
+			if st[n-1] != 0 {
+				th.pc = in.a
+				continue
+			}
+		case opCall:
+			x.callN(th, x.p.funcs[in.a], int(in.k))
+			continue
+		case opCallInd:
+			fp := st[n-1-int(in.k)]
+			id := objOf(fp)
+			if fp == 0 {
+				x.fail(th, program.NullDereference, "call through a null function pointer")
+				return
+			}
+			if id&dynBit != 0 || int(id) >= len(x.statics) || x.statics[id].fn == nil {
+				x.fail(th, program.RuntimeError, "call through an invalid function pointer")
+				return
+			}
+			fn := x.statics[id].fn
+			if !fn.defined {
+				x.fail(th, program.RuntimeError, "call through a pointer to %s, which has no definition", fn.name)
+				return
+			}
+			// drop the function pointer from under the arguments
+			copy(st[n-1-int(in.k):], st[n-int(in.k):])
+			th.stack = st[:n-1]
+			x.callN(th, fn, int(in.k))
+			continue
+		case opRet:
+			var v int64
+			if in.flag&fKeep != 0 {
+				v = st[n-1]
+			}
+			x.ret(th, v)
+			if th.ending {
+				return
+			}
+			continue
+		case opZero:
+			o, off := x.resolve(th, st[n-1], int(in.k))
+			if o == nil {
+				return
+			}
+			clear(o.data[off : off+int(in.k)])
+			th.stack = st[:n-1]
+		case opTrap:
+			x.fail(th, program.RuntimeError, "%s", x.p.strs[in.a])
+			return
+		case opBuiltin:
+			if x.builtin(th, in) {
+				return // an event is pending, or the execution or thread ended
+			}
+		}
+		th.pc++
+	}
+}
+
+// storeAddr finds the address operand of a store: under the value, or for
+// opStorePost (addr old new) two below it.
+func storeAddr(in *instr, st []int64) int64 {
+	if in.op == opStorePost {
+		return st[len(st)-3]
+	}
+	return st[len(st)-2]
+}
+
+func accessFlags(in *instr) program.Flags {
+	var f program.Flags
+	if in.flag&fAtomic != 0 {
+		f |= program.Atomic
+	}
+	if in.flag&fDeref != 0 {
+		f |= program.Deref
+	}
+	return f
+}
+
+// doStore performs the store at th.pc (private or after its event fired).
+func (x *execution) doStore(th *thread, in *instr, o *object, off int) {
+	st := th.stack
+	n := len(st)
+	v := conv(st[n-1], in.w, in.flag&fSigned != 0)
+	if in.op == opStorePost {
+		// addr old new -> old
+		store(o.data[off:], in.w, v)
+		st[n-3] = st[n-2]
+		th.stack = st[:n-2]
+		return
+	}
+	store(o.data[off:], in.w, v)
+	if in.flag&fPtr != 0 && o.shared {
+		x.escape(v)
+	}
+	if in.flag&fKeep != 0 {
+		st[n-2] = v
+		th.stack = st[:n-1]
+	} else {
+		th.stack = st[:n-2]
+	}
+}
+
+func (x *execution) callN(th *thread, fn *function, nargs int) {
+	n := len(th.stack)
+	args := th.stack[n-nargs:]
+	th.stack = th.stack[:n-nargs]
+	retPC := th.pc + 1
+	x.call(th, fn, args, retPC)
+}
+
+// fire executes th's pending event and records it.
+func (x *execution) fire(th *thread) {
+	switch th.pend.Kind {
+	case program.Begin:
+		x.emit(th, program.Begin, 0, 0, 0, th.pend.Pos)
+		th.begun = true
+		return
+	case program.End:
+		x.emit(th, program.End, 0, 0, 0, th.pend.Pos)
+		th.finished = true
+		th.ending = false
+		return
+	}
+	in := &x.p.code[th.pc]
+	st := th.stack
+	n := len(st)
+	switch in.op {
+	case opLoad:
+		o, off := x.resolve(th, st[n-1], int(in.w))
+		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
+		x.emit(th, program.Read, th.pend.Flags, th.pend.Loc, v, th.pend.Pos)
+		st[n-1] = v
+	case opStore, opStorePost:
+		o, off := x.resolve(th, storeAddr(in, st), int(in.w))
+		x.emit(th, program.Write, th.pend.Flags, th.pend.Loc, th.pend.Value, th.pend.Pos)
+		x.doStore(th, in, o, off)
+	case opBuiltin:
+		x.fireBuiltin(th, in)
+	}
+	th.pc++
+}

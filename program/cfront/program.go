@@ -1,0 +1,181 @@
+package cfront
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"modernc.org/cc/v4"
+
+	"mcr/program"
+)
+
+// Program is a compiled C program, ready to be executed any number of times
+// (concurrently from several goroutines: executions share only the
+// read-only code and the interning tables, which are locked).
+type Program struct {
+	file      string
+	code      []instr
+	funcs     []*function
+	statics   []*static
+	strs      []string
+	mainFn    *function
+	maxEvents int
+
+	mu          sync.Mutex
+	threadNames []string
+	threadIDs   map[string]program.ThreadID
+}
+
+// static is a global variable, string literal or function address.
+type static struct {
+	name string
+	kind objKind
+	typ  cc.Type // nil for strings and functions
+	data []byte  // initial contents
+	fn   *function
+}
+
+var _ program.Program = (*Program)(nil)
+
+// File is the source file the program was compiled from.
+func (p *Program) File() string { return p.file }
+
+// SetMaxEvents sets the per-thread event bound (DESIGN.md "Executing
+// programs"): an execution in which a thread would execute more events ends
+// as program.Bounded. It must be called before executions start.
+func (p *Program) SetMaxEvents(n int) { p.maxEvents = n }
+
+// Thread implements program.Program: it interns fork-tree names.
+func (p *Program) Thread(name string) program.ThreadID {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if id, ok := p.threadIDs[name]; ok {
+		return id
+	}
+	id := program.ThreadID(len(p.threadNames))
+	p.threadNames = append(p.threadNames, name)
+	p.threadIDs[name] = id
+	return id
+}
+
+func (p *Program) threadName(id program.ThreadID) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.threadNames[id]
+}
+
+// threadTable snapshots the interned threads with their parents.
+func (p *Program) threadTable() []program.Thread {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]program.Thread, len(p.threadNames))
+	for i, name := range p.threadNames {
+		out[i] = program.Thread{Name: name, Parent: -1}
+		if k := strings.LastIndexByte(name, '.'); k >= 0 {
+			out[i].Parent = p.threadIDs[name[:k]]
+		}
+	}
+	return out
+}
+
+// objName names the object with the given id for messages.
+func (p *Program) objName(id uint32) string {
+	if id&dynBit == 0 {
+		if int(id) < len(p.statics) {
+			return p.statics[id].name
+		}
+		return fmt.Sprintf("object#%d", id)
+	}
+	tid, n := program.ThreadID(int(id&^dynBit)>>dynThreadShift), int(id&(maxDynPerThr-1))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	name := "?"
+	if int(tid) < len(p.threadNames) {
+		name = p.threadNames[tid]
+	}
+	return fmt.Sprintf("block(T%s#%d)", name, n)
+}
+
+// LocName names a location: the variable, then array indices and field
+// names as far as the static type tells ("array[2]", "s.next").
+func (p *Program) LocName(l program.Loc) string {
+	if l == atomicLock {
+		return "__VERIFIER_atomic"
+	}
+	id, off := objOf(int64(l)), int64(offOf(int64(l)))
+	name := p.objName(id)
+	if id&dynBit == 0 && int(id) < len(p.statics) && p.statics[id].typ != nil {
+		return name + pathAt(p.statics[id].typ, off)
+	}
+	if off != 0 {
+		return fmt.Sprintf("%s+%d", name, off)
+	}
+	return name
+}
+
+// pathAt renders the access path to byte offset off of type t.
+func pathAt(t cc.Type, off int64) string {
+	switch t.Kind() {
+	case cc.Array:
+		et := t.(*cc.ArrayType).Elem()
+		if sz := et.Size(); sz > 0 {
+			return fmt.Sprintf("[%d]", off/sz) + pathAt(et, off%sz)
+		}
+	case cc.Struct, cc.Union:
+		st, ok := t.(*cc.StructType)
+		if !ok {
+			break
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			f := st.FieldByIndex(i)
+			if f.Offset() <= off && off < f.Offset()+f.Type().Size() {
+				return "." + f.Name() + pathAt(f.Type(), off-f.Offset())
+			}
+		}
+	}
+	if off != 0 {
+		return fmt.Sprintf("+%d", off)
+	}
+	return ""
+}
+
+// initValue is the value location l holds when an execution starts.
+func (p *Program) initValue(l program.Loc) int64 {
+	id, off := objOf(int64(l)), int64(offOf(int64(l)))
+	if id&dynBit != 0 || int(id) >= len(p.statics) {
+		return 0 // heap and stack blocks start zeroed
+	}
+	s := p.statics[id]
+	w, signed := scalarAt(s.typ, off)
+	if w == 0 || off+int64(w) > int64(len(s.data)) {
+		return 0
+	}
+	return load(s.data[off:], w, signed)
+}
+
+// scalarAt returns the width and signedness of the scalar at offset off of t.
+func scalarAt(t cc.Type, off int64) (uint8, bool) {
+	if t == nil {
+		return 0, false
+	}
+	switch t.Kind() {
+	case cc.Array:
+		et := t.(*cc.ArrayType).Elem()
+		if sz := et.Size(); sz > 0 {
+			return scalarAt(et, off%sz)
+		}
+		return 0, false
+	case cc.Struct, cc.Union:
+		if st, ok := t.(*cc.StructType); ok {
+			for i := 0; i < st.NumFields(); i++ {
+				f := st.FieldByIndex(i)
+				if f.Offset() <= off && off < f.Offset()+f.Type().Size() {
+					return scalarAt(f.Type(), off-f.Offset())
+				}
+			}
+		}
+		return 0, false
+	}
+	return uint8(t.Size()), cc.IsSignedInteger(t)
+}

@@ -1,0 +1,444 @@
+package cfront
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"mcr/program"
+)
+
+// This file implements the interpreter: executions, threads, memory, and the
+// controlled stepping of program.Execution. A thread runs its local
+// computation until the next instruction that is an event (a shared memory
+// access, a lock operation, fork, join, thread begin/end, a fence); there it
+// stops with that event pending until the scheduler steps it.
+
+// Pointer layout: object id in the high 32 bits, byte offset in the low 32.
+// Static objects (globals, functions, string literals) have ids below dynBit;
+// dynamic objects (heap blocks, stack frames) are numbered per thread:
+// dynBit | thread<<dynThreadShift | allocation index. Both parts are the same
+// in every execution that reaches the allocation (local determinism), so
+// pointer values and locations are stable across executions.
+const (
+	dynBit         = 1 << 31
+	dynThreadShift = 20
+	maxDynThreads  = 1 << 11
+	maxDynPerThr   = 1 << dynThreadShift
+	// localStepLimit bounds the instructions a thread runs between two events,
+	// so that an infinite local loop ends as a bounded execution, not a hang.
+	localStepLimit = 50_000_000
+)
+
+func objOf(p int64) uint32 { return uint32(uint64(p) >> 32) }
+func offOf(p int64) uint32 { return uint32(uint64(p)) }
+func mkPtr(obj uint32, off int64) int64 {
+	return int64(uint64(obj)<<32) + off
+}
+
+type objKind uint8
+
+const (
+	kGlobal objKind = iota
+	kFunc
+	kString
+	kHeap
+	kStack
+)
+
+type object struct {
+	data   []byte
+	kind   objKind
+	shared bool // accesses are events
+	freed  bool
+	fn     *function
+}
+
+type frame struct {
+	fn       *function
+	retPC    int32
+	slotBase int32
+	stackLen int32 // operand stack height of the caller after popping arguments
+	frameObj int64 // pointer to the frame object, 0 if none
+}
+
+type thread struct {
+	id       program.ThreadID
+	name     string
+	pc       int32
+	stack    []int64
+	slots    []int64
+	frames   []frame
+	pend     program.Event
+	finished bool
+	begun    bool // Begin has fired (non-main threads)
+	ending   bool // End is pending
+	nevents  int32
+	nforks   int
+	nallocs  int
+	ret      int64
+	atomicN  int // nesting depth of __VERIFIER_atomic sections held
+}
+
+type execution struct {
+	p       *Program
+	statics []object
+	dyn     [][]*object
+	threads []*thread
+	trace   program.Trace
+	locks   map[program.Loc]program.ThreadID
+	over    bool
+	outcome program.Outcome
+	// the thread currently running local code (for errors)
+	cur *thread
+	// silent suppresses events: an atomic builtin on a private object
+	silent bool
+}
+
+// atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*
+// functions take: a location no object can have.
+const atomicLock = program.Loc(1<<63 | 1)
+
+var _ program.Execution = (*execution)(nil)
+
+// Start implements program.Program.
+func (p *Program) Start() program.Execution {
+	x := &execution{p: p, locks: make(map[program.Loc]program.ThreadID)}
+	x.statics = make([]object, len(p.statics))
+	for i, s := range p.statics {
+		o := &x.statics[i]
+		o.kind, o.fn, o.shared = s.kind, s.fn, s.kind == kGlobal
+		if s.kind == kGlobal {
+			o.data = append([]byte(nil), s.data...)
+		} else {
+			o.data = s.data // read-only (strings, functions)
+		}
+	}
+	x.trace.File = p.file
+	x.trace.LocNames = p.LocName
+	x.trace.Init = p.initValue
+	main := &thread{id: 0, name: "0", begun: true}
+	x.addThread(main)
+	x.call(main, p.mainFn, nil, -1)
+	x.run(main)
+	return x
+}
+
+func (x *execution) addThread(t *thread) {
+	for int(t.id) >= len(x.threads) {
+		x.threads = append(x.threads, nil)
+	}
+	x.threads[t.id] = t
+	for int(t.id) >= len(x.dyn) {
+		x.dyn = append(x.dyn, nil)
+	}
+}
+
+// Threads implements program.Execution.
+func (x *execution) Threads() int { return len(x.threads) }
+
+// Pending implements program.Execution.
+func (x *execution) Pending(t program.ThreadID) (program.Event, program.ThreadStatus) {
+	if int(t) >= len(x.threads) || x.threads[t] == nil {
+		return program.Event{}, program.Absent
+	}
+	th := x.threads[t]
+	if th.finished {
+		return program.Event{}, program.Finished
+	}
+	e := th.pend
+	switch e.Kind {
+	case program.Acquire:
+		if _, held := x.locks[e.Loc]; held {
+			if x.code(th).a == bTryLock {
+				e.Kind = program.LockFail
+				return e, program.Enabled
+			}
+			return e, program.Waiting
+		}
+	case program.Join:
+		if c := x.threads[e.Value]; c == nil || !c.finished {
+			return e, program.Waiting
+		}
+	}
+	return e, program.Enabled
+}
+
+func (x *execution) code(th *thread) *instr { return &x.p.code[th.pc] }
+
+// Done implements program.Execution.
+func (x *execution) Done() (bool, program.Outcome) {
+	if x.over {
+		return true, x.outcome
+	}
+	waiting := false
+	for _, th := range x.threads {
+		if th == nil || th.finished {
+			continue
+		}
+		if _, st := x.Pending(th.id); st == program.Enabled {
+			return false, program.Outcome{}
+		}
+		waiting = true
+	}
+	x.over = true
+	if waiting {
+		x.outcome = program.Outcome{Kind: program.Deadlock, Message: x.deadlockMessage()}
+	}
+	return true, x.outcome
+}
+
+func (x *execution) deadlockMessage() string {
+	msg := "deadlock:"
+	for _, th := range x.threads {
+		if th == nil || th.finished {
+			continue
+		}
+		switch th.pend.Kind {
+		case program.Acquire:
+			msg += fmt.Sprintf(" T%s waits for %s at line %d;", th.name, x.p.LocName(th.pend.Loc), th.pend.Pos.Line)
+		case program.Join:
+			msg += fmt.Sprintf(" T%s joins T%s at line %d;", th.name, x.threads[th.pend.Value].name, th.pend.Pos.Line)
+		}
+	}
+	return msg[:len(msg)-1]
+}
+
+// Trace implements program.Execution.
+func (x *execution) Trace() *program.Trace {
+	x.trace.Threads = x.p.threadTable()
+	return &x.trace
+}
+
+func (x *execution) fail(th *thread, kind program.OutcomeKind, format string, args ...any) {
+	if x.over {
+		return
+	}
+	x.over = true
+	x.outcome = program.Outcome{Kind: kind, Thread: th.id, Message: fmt.Sprintf(format, args...)}
+	if int(th.pc) < len(x.p.code) {
+		x.outcome.Pos = x.p.code[th.pc].pos
+	}
+}
+
+// Step implements program.Execution: fire the pending event of t, then run t
+// to its next event. A read-modify-write fires its read and write together.
+func (x *execution) Step(t program.ThreadID) bool {
+	if x.over {
+		return false
+	}
+	th := x.threads[t]
+	if _, st := x.Pending(t); st != program.Enabled {
+		panic(fmt.Sprintf("cfront: Step(%d) on a thread that is not enabled", t))
+	}
+	x.fire(th)
+	if !x.over && !th.finished {
+		x.run(th)
+	}
+	return !x.over
+}
+
+// emit appends an event of th to the trace.
+func (x *execution) emit(th *thread, kind program.Kind, flags program.Flags, loc program.Loc, val int64, pos program.Pos) {
+	if x.silent {
+		return
+	}
+	x.trace.Events = append(x.trace.Events, program.Event{
+		Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: pos,
+	})
+	th.nevents++
+}
+
+// resolve checks an access of w bytes at pointer p and returns the object
+// and offset; on an invalid access it ends the execution and returns nil.
+func (x *execution) resolve(th *thread, p int64, w int) (*object, int) {
+	id, off := objOf(p), int(offOf(p))
+	var o *object
+	switch {
+	case id == 0:
+		x.fail(th, program.NullDereference, "null pointer dereference")
+		return nil, 0
+	case id&dynBit == 0:
+		if int(id) < len(x.statics) {
+			o = &x.statics[id]
+		}
+	default:
+		tid, n := int(id&^dynBit)>>dynThreadShift, int(id&(maxDynPerThr-1))
+		if tid < len(x.dyn) && n < len(x.dyn[tid]) {
+			o = x.dyn[tid][n]
+		}
+	}
+	switch {
+	case o == nil:
+		x.fail(th, program.RuntimeError, "invalid pointer %#x", uint64(p))
+		return nil, 0
+	case o.kind == kFunc:
+		x.fail(th, program.RuntimeError, "access through a function pointer")
+		return nil, 0
+	case o.freed:
+		x.fail(th, program.RuntimeError, "use after free of %s", x.p.objName(id))
+		return nil, 0
+	case off+w > len(o.data) || off < 0:
+		x.fail(th, program.RuntimeError, "out-of-bounds access to %s at offset %d (size %d)", x.p.objName(id), off, len(o.data))
+		return nil, 0
+	}
+	return o, off
+}
+
+func load(b []byte, w uint8, signed bool) int64 {
+	switch w {
+	case 1:
+		if signed {
+			return int64(int8(b[0]))
+		}
+		return int64(b[0])
+	case 2:
+		v := binary.LittleEndian.Uint16(b)
+		if signed {
+			return int64(int16(v))
+		}
+		return int64(v)
+	case 4:
+		v := binary.LittleEndian.Uint32(b)
+		if signed {
+			return int64(int32(v))
+		}
+		return int64(v)
+	default:
+		return int64(binary.LittleEndian.Uint64(b))
+	}
+}
+
+func store(b []byte, w uint8, v int64) {
+	switch w {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, uint64(v))
+	}
+}
+
+// conv normalises v to a w-byte integer.
+func conv(v int64, w uint8, signed bool) int64 {
+	switch w {
+	case 1:
+		if signed {
+			return int64(int8(v))
+		}
+		return int64(uint8(v))
+	case 2:
+		if signed {
+			return int64(int16(v))
+		}
+		return int64(uint16(v))
+	case 4:
+		if signed {
+			return int64(int32(v))
+		}
+		return int64(uint32(v))
+	}
+	return v
+}
+
+// escape marks the stack object p points to as shared: its address reached
+// another thread (a store to shared memory or a thread argument), so from now
+// on its accesses are events.
+func (x *execution) escape(p int64) {
+	id := objOf(p)
+	if id&dynBit == 0 || id == 0 {
+		return
+	}
+	tid, n := int(id&^dynBit)>>dynThreadShift, int(id&(maxDynPerThr-1))
+	if tid < len(x.dyn) && n < len(x.dyn[tid]) {
+		x.dyn[tid][n].shared = true
+	}
+}
+
+// alloc creates a dynamic object of size bytes owned by th.
+func (x *execution) alloc(th *thread, size int64, kind objKind) int64 {
+	if th.nallocs >= maxDynPerThr || int(th.id) >= maxDynThreads {
+		x.fail(th, program.RuntimeError, "too many allocations in thread T%s", th.name)
+		return 0
+	}
+	if size < 0 || size > 1<<28 {
+		x.fail(th, program.RuntimeError, "allocation of %d bytes", size)
+		return 0
+	}
+	o := &object{data: make([]byte, size), kind: kind, shared: kind == kHeap}
+	x.dyn[th.id] = append(x.dyn[th.id], o)
+	id := uint32(dynBit | int(th.id)<<dynThreadShift | th.nallocs)
+	th.nallocs++
+	return mkPtr(id, 0)
+}
+
+// call pushes a frame for fn on th with the given argument values; retPC -1
+// marks the thread's bottom frame.
+func (x *execution) call(th *thread, fn *function, args []int64, retPC int32) {
+	base := int32(len(th.slots))
+	for i := 0; i < fn.nslots; i++ {
+		var v int64
+		if i < len(args) {
+			v = args[i]
+		}
+		th.slots = append(th.slots, v)
+	}
+	f := frame{fn: fn, retPC: retPC, slotBase: base, stackLen: int32(len(th.stack))}
+	if fn.frame > 0 {
+		f.frameObj = x.alloc(th, fn.frame, kStack)
+		if f.frameObj == 0 {
+			return
+		}
+		o, _ := x.resolve(th, f.frameObj, 0)
+		for _, pc := range fn.params {
+			store(o.data[pc.off:], pc.w, th.slots[base+int32(pc.slot)])
+		}
+	}
+	th.frames = append(th.frames, f)
+	th.pc = fn.entry
+}
+
+// ret pops the top frame of th; at the bottom frame the thread's End becomes pending.
+func (x *execution) ret(th *thread, v int64) {
+	f := th.frames[len(th.frames)-1]
+	th.frames = th.frames[:len(th.frames)-1]
+	th.slots = th.slots[:f.slotBase]
+	th.stack = th.stack[:f.stackLen]
+	if f.frameObj != 0 {
+		// the frame is dead: later accesses through escaped pointers are errors
+		if o, _ := x.resolve(th, f.frameObj, 0); o != nil {
+			o.freed = true
+		}
+	}
+	if f.retPC < 0 || len(th.frames) == 0 {
+		// The thread ends. Main returning ends only the main thread; the
+		// others go on (as in Nidhugg), so "main does not join" works.
+		th.ret = v
+		th.ending = true
+		x.stop(th, program.End, 0, 0, 0)
+		return
+	}
+	th.pc = f.retPC
+	if !f.fn.void {
+		th.stack = append(th.stack, v)
+	}
+}
+
+func (x *execution) pop(th *thread) int64 {
+	v := th.stack[len(th.stack)-1]
+	th.stack = th.stack[:len(th.stack)-1]
+	return v
+}
+
+// stop makes the instruction at th.pc th's pending event.
+func (x *execution) stop(th *thread, kind program.Kind, flags program.Flags, loc program.Loc, val int64) {
+	if th.nevents >= int32(x.p.maxEvents) {
+		x.over = true
+		x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos,
+			Message: fmt.Sprintf("thread T%s reached the event bound (%d)", th.name, x.p.maxEvents)}
+		return
+	}
+	th.pend = program.Event{Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: x.p.code[th.pc].pos}
+}

@@ -1,0 +1,158 @@
+package program
+
+import "fmt"
+
+// OutcomeKind classifies how an execution ended.
+type OutcomeKind uint8
+
+const (
+	// Normal: every thread ran to its end (or main returned/exited).
+	Normal OutcomeKind = iota
+	// AssertionFailure: assert, __VERIFIER_assert, __VERIFIER_error,
+	// reach_error or abort was reached.
+	AssertionFailure
+	// NullDereference: a null pointer was dereferenced.
+	NullDereference
+	// RuntimeError: out-of-bounds access, division by zero, use after free
+	// and the like.
+	RuntimeError
+	// Deadlock: every unfinished thread is blocked.
+	Deadlock
+	// Bounded: a thread exceeded the event bound; the execution is cut.
+	Bounded
+	// Blocked: __VERIFIER_assume failed; the execution is discarded.
+	Blocked
+)
+
+var outcomeNames = []string{"normal", "assertion", "null-dereference", "runtime-error", "deadlock", "bounded", "blocked"}
+
+func (k OutcomeKind) String() string {
+	if int(k) < len(outcomeNames) {
+		return outcomeNames[k]
+	}
+	return fmt.Sprintf("outcome(%d)", uint8(k))
+}
+
+// IsViolation reports whether k is a finding (not normal, bounded or blocked).
+func (k OutcomeKind) IsViolation() bool {
+	return k == AssertionFailure || k == NullDereference || k == RuntimeError || k == Deadlock
+}
+
+// Outcome is how an execution ended.
+type Outcome struct {
+	Kind    OutcomeKind
+	Thread  ThreadID // thread that failed (violations and Bounded)
+	Pos     Pos      // where it failed
+	Message string   // e.g. "assertion `x == 2` failed", "division by zero"
+}
+
+// ThreadStatus is the state of a thread between two steps.
+type ThreadStatus uint8
+
+const (
+	// Enabled: the thread's next event can execute now.
+	Enabled ThreadStatus = iota
+	// Waiting: the next event is an acquire of a held lock or a join of a
+	// running thread.
+	Waiting
+	// Finished: the thread has ended.
+	Finished
+	// Absent: the thread id is known to the program (another execution
+	// created it) but this execution has not created it.
+	Absent
+)
+
+// Execution is one run of a program under external control: the explorer
+// asks for the pending event of each thread and executes one at a time. It
+// is what the controlled scheduler of DESIGN.md ("Executing programs")
+// offers every explorer.
+type Execution interface {
+	// Threads bounds the thread ids: every thread of this execution has an id
+	// below it. Ids are interned per Program, so the same fork-tree position
+	// has the same id in every execution; ids of threads this execution has
+	// not created report Absent.
+	Threads() int
+	// Pending returns thread t's next event before it executes (kind,
+	// location, value to be written; the value of a read is 0 until it runs)
+	// and the thread's status. For a finished thread the event is zero.
+	Pending(t ThreadID) (Event, ThreadStatus)
+	// Step executes the next event of thread t, which must be Enabled, and
+	// runs t's local computation up to its next event. It returns false once
+	// the execution is over (a violation, a bound, or every thread done).
+	Step(t ThreadID) bool
+	// Done reports whether the execution is over, and how it ended. An
+	// execution where no thread is enabled but some wait is a Deadlock.
+	Done() (bool, Outcome)
+	// Trace returns the events executed so far (shared; do not modify).
+	Trace() *Trace
+}
+
+// Program is something that can be executed repeatedly under control.
+type Program interface {
+	// Start begins a new execution: the main thread has run its local
+	// computation up to its first event.
+	Start() Execution
+	// Thread returns the in-process id of the thread with fork-tree name
+	// name, creating the identity if needed (ids are stable within one
+	// process for a given Program).
+	Thread(name string) ThreadID
+}
+
+// Replay runs p along prefix exactly, then continues with the default policy
+// (the lowest enabled thread id runs next, so executions are deterministic)
+// until the execution is over. It returns the execution; an error says where
+// the prefix could not be followed (wrong thread, index or disabled thread).
+func Replay(p Program, prefix Schedule) (Execution, error) {
+	x := p.Start()
+	for k, id := range prefix {
+		if over, _ := x.Done(); over {
+			return x, fmt.Errorf("schedule step %d: execution already over", k)
+		}
+		if int(id.Thread) >= x.Threads() {
+			return x, fmt.Errorf("schedule step %d: thread %d does not exist", k, id.Thread)
+		}
+		e, st := x.Pending(id.Thread)
+		if st != Enabled {
+			return x, fmt.Errorf("schedule step %d: thread %s is not enabled", k, x.Trace().ThreadName(id.Thread))
+		}
+		if e.Index != id.Index {
+			return x, fmt.Errorf("schedule step %d: thread %s is at event %d, schedule says %d", k, x.Trace().ThreadName(id.Thread), e.Index, id.Index)
+		}
+		x.Step(id.Thread)
+	}
+	RunDefault(x)
+	return x, nil
+}
+
+// RunDefault continues x with the default policy until it is over.
+func RunDefault(x Execution) {
+	for {
+		if over, _ := x.Done(); over {
+			return
+		}
+		t, ok := FirstEnabled(x)
+		if !ok {
+			return
+		}
+		x.Step(t)
+	}
+}
+
+// FirstEnabled returns the lowest-numbered enabled thread.
+func FirstEnabled(x Execution) (ThreadID, bool) {
+	for t := 0; t < x.Threads(); t++ {
+		if _, st := x.Pending(ThreadID(t)); st == Enabled {
+			return ThreadID(t), true
+		}
+	}
+	return 0, false
+}
+
+// ResolveSchedule converts named steps to in-process ids of p.
+func ResolveSchedule(p Program, steps []ScheduleStep) Schedule {
+	s := make(Schedule, len(steps))
+	for i, st := range steps {
+		s[i] = EventID{Thread: p.Thread(st.Thread), Index: st.Index}
+	}
+	return s
+}

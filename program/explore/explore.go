@@ -1,0 +1,237 @@
+// Package explore holds what every exploration algorithm shares: findings,
+// statistics, options, the result type with its Merge, and the bookkeeping
+// of explored executions (reads-from classes, outcomes, deduplicated
+// findings). It also implements the reference algorithm, dfs: every
+// interleaving, no reduction, the ground truth the other explorers are
+// tested against (DESIGN.md, "Exploration algorithms").
+package explore
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"mcr/program"
+)
+
+// Finding kinds, as they appear in reports and JSON.
+const (
+	KindAssertion       = "assertion"
+	KindRace            = "race"
+	KindNullDereference = "null-dereference"
+	KindDeadlock        = "deadlock"
+	KindRuntimeError    = "runtime-error"
+)
+
+// Location is a source position of a finding.
+type Location struct {
+	File string `json:"file"`
+	Line int32  `json:"line"`
+	Col  int32  `json:"col"`
+}
+
+func (l Location) String() string { return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col) }
+
+// Finding is one reported problem with a schedule that reproduces it: for
+// violations the whole execution, for a race the prefix that ends with the
+// two racing accesses adjacent.
+type Finding struct {
+	Kind      string           `json:"kind"`
+	Message   string           `json:"message"`
+	Locations []Location       `json:"locations"`
+	Schedule  program.Schedule `json:"-"`
+	// Steps is Schedule with thread names, for JSON and schedule files.
+	Steps []program.ScheduleStep `json:"schedule"`
+	// Execution is the number of the execution that found it (1-based).
+	Execution int `json:"execution"`
+}
+
+// Key identifies a finding for deduplication: kind plus source locations
+// (DESIGN.md: reported once per distinct source-location pair).
+func (f *Finding) Key() string {
+	var b strings.Builder
+	b.WriteString(f.Kind)
+	for _, l := range f.Locations {
+		fmt.Fprintf(&b, "|%d:%d", l.Line, l.Col)
+	}
+	return b.String()
+}
+
+// Stats are the statistics of one exploration.
+type Stats struct {
+	Algorithm  string `json:"algorithm"`
+	Executions int    `json:"executions"`
+	// RFClasses is the number of distinct reads-from functions among the
+	// explored executions (blocked ones excluded).
+	RFClasses int `json:"rf_classes"`
+	// Outcomes is the number of distinct (event set, value function) pairs.
+	Outcomes int `json:"outcomes"`
+	Blocked  int `json:"blocked"` // executions cut by __VERIFIER_assume
+	Bounded  int `json:"bounded"` // executions cut by the event bound
+	Events   int `json:"events"`  // events executed, over all executions
+	// Complete is false when a bound, a timeout, an interruption or
+	// stopping at the first finding cut the search.
+	Complete bool   `json:"complete"`
+	Stopped  string `json:"stopped,omitempty"` // why the search ended early
+	Elapsed  time.Duration `json:"-"`
+	Seconds  float64       `json:"seconds"`
+	// Extra holds algorithm-specific counters (seeds, queries, ...).
+	Extra map[string]float64 `json:"extra,omitempty"`
+}
+
+// Result is the result of an exploration.
+type Result struct {
+	Findings []Finding `json:"findings"`
+	Stats    Stats     `json:"stats"`
+}
+
+// Options control an exploration.
+type Options struct {
+	// KeepGoing reports every finding instead of stopping at the first.
+	KeepGoing bool
+	// Progress, if set, is called now and then with the statistics so far
+	// (from the exploring goroutine; keep it cheap).
+	Progress func(Stats)
+	// ProgressEvery is the minimum time between Progress calls (default 1s).
+	ProgressEvery time.Duration
+}
+
+// Recorder accumulates what explored executions show: classes, outcomes
+// and findings. It is not safe for concurrent use; parallel explorers keep
+// one per worker and merge.
+type Recorder struct {
+	stats    Stats
+	rf       map[[16]byte]struct{}
+	outcomes map[[16]byte]struct{}
+	findings map[string]*Finding
+	order    []string
+	opts     Options
+	start    time.Time
+	lastProg time.Time
+}
+
+// NewRecorder starts recording an exploration by algorithm algo.
+func NewRecorder(algo string, opts Options) *Recorder {
+	if opts.ProgressEvery == 0 {
+		opts.ProgressEvery = time.Second
+	}
+	now := time.Now()
+	return &Recorder{stats: Stats{Algorithm: algo, Complete: true}, rf: map[[16]byte]struct{}{},
+		outcomes: map[[16]byte]struct{}{}, findings: map[string]*Finding{}, opts: opts, start: now, lastProg: now}
+}
+
+func digest(s string) [16]byte {
+	h := sha256.Sum256([]byte(s))
+	var k [16]byte
+	copy(k[:], h[:16])
+	return k
+}
+
+// Execution records one finished execution: its classes, and its outcome as
+// a finding when it is a violation. It returns true if the exploration
+// should stop (a finding and not KeepGoing).
+func (r *Recorder) Execution(x program.Execution) bool {
+	r.stats.Executions++
+	tr := x.Trace()
+	r.stats.Events += len(tr.Events)
+	_, out := x.Done()
+	switch out.Kind {
+	case program.Blocked:
+		r.stats.Blocked++
+	case program.Bounded:
+		r.stats.Bounded++
+		r.stats.Complete = false
+	}
+	if out.Kind != program.Blocked {
+		r.rf[digest(program.RFKey(tr))] = struct{}{}
+		r.outcomes[digest(program.OutcomeKey(tr))] = struct{}{}
+	}
+	stop := false
+	if out.Kind.IsViolation() {
+		f := Finding{Kind: out.Kind.String(), Message: out.Message, Schedule: tr.Schedule()}
+		if out.Pos.Line > 0 {
+			f.Locations = []Location{{File: tr.File, Line: out.Pos.Line, Col: out.Pos.Col}}
+		}
+		stop = r.Finding(f, tr.Threads)
+	}
+	r.progress()
+	return stop
+}
+
+// Finding records a finding (deduplicated by Key) and returns true if the
+// exploration should stop.
+func (r *Recorder) Finding(f Finding, threads []program.Thread) bool {
+	k := f.Key()
+	if _, dup := r.findings[k]; !dup {
+		f.Execution = r.stats.Executions
+		f.Steps = f.Schedule.Names(threads)
+		r.findings[k] = &f
+		r.order = append(r.order, k)
+	}
+	if !r.opts.KeepGoing {
+		r.Stop("finding")
+		return true
+	}
+	return false
+}
+
+// Stop marks the search as cut short for the given reason.
+func (r *Recorder) Stop(reason string) {
+	r.stats.Complete = false
+	if r.stats.Stopped == "" {
+		r.stats.Stopped = reason
+	}
+}
+
+// Extra adds to an algorithm-specific counter.
+func (r *Recorder) Extra(name string, v float64) {
+	if r.stats.Extra == nil {
+		r.stats.Extra = map[string]float64{}
+	}
+	r.stats.Extra[name] += v
+}
+
+func (r *Recorder) progress() {
+	if r.opts.Progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(r.lastProg) >= r.opts.ProgressEvery {
+		r.lastProg = now
+		r.opts.Progress(r.snapshot())
+	}
+}
+
+func (r *Recorder) snapshot() Stats {
+	s := r.stats
+	s.RFClasses, s.Outcomes = len(r.rf), len(r.outcomes)
+	s.Elapsed = time.Since(r.start)
+	s.Seconds = s.Elapsed.Seconds()
+	return s
+}
+
+// Result returns the findings in a deterministic order (kind, location)
+// and the statistics.
+func (r *Recorder) Result() *Result {
+	res := &Result{Stats: r.snapshot()}
+	for _, k := range r.order {
+		res.Findings = append(res.Findings, *r.findings[k])
+	}
+	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Key() < res.Findings[j].Key() })
+	return res
+}
+
+// FindingKinds returns the sorted distinct kinds of the findings.
+func (res *Result) FindingKinds() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range res.Findings {
+		if !seen[f.Kind] {
+			seen[f.Kind] = true
+			out = append(out, f.Kind)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

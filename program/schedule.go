@@ -1,0 +1,123 @@
+package program
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Schedule is a sequence of event identities: replaying it executes, at step
+// k, the next event of thread Schedule[k].Thread, which must have index
+// Schedule[k].Index.
+type Schedule []EventID
+
+// ScheduleFile is the JSON form of a schedule saved by --schedule-out and read
+// by `mcr replay`: threads are named by their fork-tree names so that the file
+// is meaningful in another process.
+type ScheduleFile struct {
+	Program string            `json:"program,omitempty"` // source file the schedule belongs to
+	Defines map[string]string `json:"defines,omitempty"` // -D definitions it was found with
+	Finding string            `json:"finding,omitempty"` // what it reproduces, for humans
+	Steps   []ScheduleStep    `json:"steps"`
+}
+
+// ScheduleStep is one step of a ScheduleFile.
+type ScheduleStep struct {
+	Thread string `json:"thread"` // fork-tree name, "0" = main
+	Index  int32  `json:"index"`
+}
+
+// Names converts s to named steps using the trace's thread table.
+func (s Schedule) Names(threads []Thread) []ScheduleStep {
+	out := make([]ScheduleStep, len(s))
+	for i, id := range s {
+		out[i] = ScheduleStep{Thread: threads[id.Thread].Name, Index: id.Index}
+	}
+	return out
+}
+
+// WriteScheduleFile writes f as indented JSON to path.
+func WriteScheduleFile(path string, f *ScheduleFile) error {
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// ReadScheduleFile reads a schedule written by WriteScheduleFile.
+// Errors name the file and the problem.
+func ReadScheduleFile(path string) (*ScheduleFile, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return DecodeScheduleFile(path, fh)
+}
+
+// DecodeScheduleFile decodes a schedule file from r; name is used in errors.
+func DecodeScheduleFile(name string, r io.Reader) (*ScheduleFile, error) {
+	var f ScheduleFile
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: not a schedule file: %v", name, err)
+	}
+	for i, s := range f.Steps {
+		if s.Thread == "" || s.Index < 0 {
+			return nil, fmt.Errorf("%s: step %d: bad thread %q or index %d", name, i, s.Thread, s.Index)
+		}
+	}
+	return &f, nil
+}
+
+// TraceJSON is the JSON encoding of a trace: threads by name, events with
+// thread names, kinds by name, locations by number and name.
+type TraceJSON struct {
+	File    string      `json:"file,omitempty"`
+	Threads []string    `json:"threads"`
+	Events  []EventJSON `json:"events"`
+}
+
+// EventJSON is one event of a TraceJSON.
+type EventJSON struct {
+	Thread  string `json:"thread"`
+	Index   int32  `json:"index"`
+	Kind    string `json:"kind"`
+	Loc     Loc    `json:"loc,omitempty"`
+	LocName string `json:"loc_name,omitempty"`
+	Value   int64  `json:"value"`
+	Atomic  bool   `json:"atomic,omitempty"`
+	RMW     bool   `json:"rmw,omitempty"`
+	RMWW    bool   `json:"rmw_write,omitempty"`
+	Deref   bool   `json:"deref,omitempty"`
+	CAS     bool   `json:"cas,omitempty"`
+	Child   string `json:"child,omitempty"` // the other thread of a fork or join
+	Line    int32  `json:"line,omitempty"`
+	Col     int32  `json:"col,omitempty"`
+}
+
+// JSON converts t to its JSON form.
+func (t *Trace) JSON() *TraceJSON {
+	out := &TraceJSON{File: t.File, Threads: make([]string, len(t.Threads)), Events: make([]EventJSON, len(t.Events))}
+	for i, th := range t.Threads {
+		out.Threads[i] = th.Name
+	}
+	for i := range t.Events {
+		e := &t.Events[i]
+		j := EventJSON{Thread: t.Threads[e.Thread].Name, Index: e.Index, Kind: e.Kind.String(), Value: e.Value,
+			Atomic: e.Is(Atomic), RMW: e.Is(RMW), RMWW: e.Is(RMWWrite), Deref: e.Is(Deref), CAS: e.Is(CAS),
+			Line: e.Pos.Line, Col: e.Pos.Col}
+		if e.Kind.IsAccess() || e.Kind.IsLock() {
+			j.Loc, j.LocName = e.Loc, t.LocName(e.Loc)
+		}
+		if (e.Kind == Fork || e.Kind == Join) && e.Value >= 0 && e.Value < int64(len(t.Threads)) {
+			j.Value = 0
+			j.Child = t.Threads[e.Value].Name
+		}
+		out.Events[i] = j
+	}
+	return out
+}
