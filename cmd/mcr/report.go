@@ -13,6 +13,7 @@ import (
 // printReport writes the human-readable report of a check.
 func printReport(w io.Writer, p program.Program, file string, defines []string, res *explore.Result) {
 	s := res.Stats
+	fmt.Fprintf(w, "mcr check %s %s(algorithm %s)\n", file, defineText(defines), s.Algorithm)
 	for i, f := range res.Findings {
 		fmt.Fprintf(w, "finding %d: %s: %s\n", i+1, f.Kind, f.Message)
 		for _, l := range f.Locations {
@@ -25,7 +26,6 @@ func printReport(w io.Writer, p program.Program, file string, defines []string, 
 			fmt.Fprintf(w, "  (schedule does not replay: %v)\n", err)
 		}
 	}
-	fmt.Fprintf(w, "%s: %s\n", file, strings.Join(defines, " "))
 	fmt.Fprintf(w, "statistics (%s): %d executions, %d reads-from classes, %d outcomes, %d blocked, %d bounded, %d events, %.3fs\n",
 		s.Algorithm, s.Executions, s.RFClasses, s.Outcomes, s.Blocked, s.Bounded, s.Events, s.Seconds)
 	if len(s.Extra) > 0 {
@@ -54,6 +54,14 @@ func printReport(w io.Writer, p program.Program, file string, defines []string, 
 	default:
 		fmt.Fprintln(w, "result: no finding (search complete)")
 	}
+}
+
+func defineText(defines []string) string {
+	var b strings.Builder
+	for _, d := range defines {
+		b.WriteString("-D " + d + " ")
+	}
+	return b.String()
 }
 
 // printInterleaving prints the first n events of tr: step, thread, event,

@@ -28,10 +28,10 @@ type compiler struct {
 	file    string
 	ast     *cc.AST
 	p       *Program
-	globals map[string]int32          // file-scope name -> static id
-	locals  map[*cc.Declarator]int32  // static locals -> static id
-	funcs   map[string]*function      // by name
-	strIDs  map[string]int32          // string literal -> static id
+	globals map[string]int32         // file-scope name -> static id
+	locals  map[*cc.Declarator]int32 // static locals -> static id
+	funcs   map[string]*function     // by name
+	strIDs  map[string]int32         // string literal -> static id
 	fnDefs  map[string]*cc.FunctionDefinition
 	// staticInits initialise static locals; they run after <init>.
 	staticInits []*function
@@ -74,7 +74,7 @@ type switchCase struct {
 func newCompiler(file string, ast *cc.AST) *compiler {
 	return &compiler{
 		file: file, ast: ast,
-		p: &Program{file: file, threadIDs: map[string]program.ThreadID{}},
+		p:       &Program{file: file, threadIDs: map[string]program.ThreadID{}},
 		globals: map[string]int32{}, locals: map[*cc.Declarator]int32{},
 		funcs: map[string]*function{}, strIDs: map[string]int32{}, fnDefs: map[string]*cc.FunctionDefinition{},
 	}
@@ -113,7 +113,7 @@ func (c *compiler) compile() (p *Program, err error) {
 			p, err = nil, b.err
 		}
 	}()
-	c.p.Thread("0") // the main thread is id 0
+	c.p.Thread("0")                                                         // the main thread is id 0
 	c.p.statics = append(c.p.statics, &static{name: "NULL", kind: kString}) // id 0 is the null object
 	// Pass 1: functions and globals.
 	for l := c.ast.TranslationUnit; l != nil; l = l.TranslationUnit {

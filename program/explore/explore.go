@@ -73,8 +73,8 @@ type Stats struct {
 	Events   int `json:"events"`  // events executed, over all executions
 	// Complete is false when a bound, a timeout, an interruption or
 	// stopping at the first finding cut the search.
-	Complete bool   `json:"complete"`
-	Stopped  string `json:"stopped,omitempty"` // why the search ended early
+	Complete bool          `json:"complete"`
+	Stopped  string        `json:"stopped,omitempty"` // why the search ended early
 	Elapsed  time.Duration `json:"-"`
 	Seconds  float64       `json:"seconds"`
 	// Extra holds algorithm-specific counters (seeds, queries, ...).

@@ -1,0 +1,293 @@
+package cfront
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"mcr/program"
+)
+
+func runDefault(t *testing.T, p *Program) (*program.Trace, program.Outcome) {
+	t.Helper()
+	x, err := program.Replay(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out := x.Done()
+	tr := x.Trace()
+	if err := tr.Check(); err != nil {
+		t.Fatalf("malformed trace: %v", err)
+	}
+	return tr, out
+}
+
+func loadSrc(t *testing.T, src string) *Program {
+	t.Helper()
+	p, err := LoadSource("test.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSemantics runs testdata/semantics.c, whose asserts check C semantics,
+// and cross-checks the file itself with gcc when available.
+func TestSemantics(t *testing.T) {
+	p, err := Load("testdata/semantics.c", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, out := runDefault(t, p); out.Kind != program.Normal {
+		t.Fatalf("outcome %s: %s at %s", out.Kind, out.Message, out.Pos)
+	}
+	if gcc, err := exec.LookPath("gcc"); err == nil {
+		bin := filepath.Join(t.TempDir(), "sem")
+		if out, err := exec.Command(gcc, "-std=gnu11", "-pthread", "-o", bin, "testdata/semantics.c").CombinedOutput(); err != nil {
+			t.Fatalf("gcc: %v\n%s", err, out)
+		}
+		if out, err := exec.Command(bin).CombinedOutput(); err != nil {
+			t.Fatalf("the gcc build of semantics.c fails its own asserts: %v\n%s", err, out)
+		}
+	}
+}
+
+// TestSemanticsMutants negates each assert of semantics.c in turn: the
+// interpreter must report that assertion failing at that line, so that a
+// wrong evaluation cannot pass unnoticed.
+func TestSemanticsMutants(t *testing.T) {
+	src, err := os.ReadFile("testdata/semantics.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	re := regexp.MustCompile(`^(\s*)assert\((.*)\);$`)
+	n := 0
+	for i, line := range lines {
+		m := re.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		n++
+		mut := append([]string{}, lines...)
+		mut[i] = m[1] + "assert(!(" + m[2] + "));"
+		p, err := LoadSource("mutant.c", []byte(strings.Join(mut, "\n")), Options{})
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		_, out := runDefault(t, p)
+		if out.Kind != program.AssertionFailure || int(out.Pos.Line) != i+1 {
+			t.Errorf("negated assert on line %d: outcome %s at %s, want assertion failure there", i+1, out.Kind, out.Pos)
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d asserts found", n)
+	}
+}
+
+// TestBadInputs checks that each file in testdata/c/bad is rejected with
+// the error its README names, and never with a panic.
+func TestBadInputs(t *testing.T) {
+	want := map[string]string{
+		"syntax_error.c": "syntax_error.c:7:2",
+		"cond_wait.c":    "pthread_cond_",
+		"inline_asm.c":   "inline assembly",
+		"setjmp.c":       "setjmp",
+		"float.c":        "double",
+	}
+	for file, sub := range want {
+		_, err := Load(filepath.Join("../../testdata/c/bad", file), Options{})
+		if err == nil {
+			t.Errorf("%s: accepted", file)
+			continue
+		}
+		if !strings.Contains(err.Error(), sub) {
+			t.Errorf("%s: error %q does not mention %q", file, err, sub)
+		}
+		if file != "syntax_error.c" && !strings.Contains(err.Error(), "unsupported") {
+			t.Errorf("%s: error %q does not say unsupported", file, err)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	if _, err := Load("no/such/file.c", Options{}); err == nil || !strings.Contains(err.Error(), "no/such/file.c") {
+		t.Errorf("missing file: %v", err)
+	}
+	cases := []struct{ src, want string }{
+		{"int main(void) { return x; }", "test.c:1:"},
+		{"struct s { int a : 3; } v; int main(void) { return 0; }", "bit-field"},
+		{"int main(void) { int *p = ({ int y = 1; &y; }); return *p; }", "statement expression"},
+		{"void f(void); int main(void) { f(); return 0; }", "call to f, which has no definition"},
+		{"int f(void) { return 0; }", "no main function"},
+		{"struct s { int a; }; void g(struct s v) {} int main(void) { struct s v; g(v); return 0; }", "struct passed by value"},
+		{"int main(void) { float f = 1; return (int)f; }", "floating-point"},
+	}
+	for _, c := range cases {
+		_, err := LoadSource("test.c", []byte(c.src), Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want it to contain %q", c.src, err, c.want)
+		}
+	}
+	if _, err := LoadSource("test.c", []byte("int main(void){return N;}"), Options{Defines: []string{"N=3"}}); err != nil {
+		t.Errorf("-D N=3: %v", err)
+	}
+}
+
+func TestRuntimeErrors(t *testing.T) {
+	cases := []struct {
+		src  string
+		kind program.OutcomeKind
+		msg  string
+	}{
+		{"int z; int main(void) { return 1 / z; }", program.RuntimeError, "division by zero"},
+		{"int *p; int main(void) { return *p; }", program.NullDereference, "null pointer"},
+		{"int a[2]; int main(void) { int i = 2; return a[i]; }", program.RuntimeError, "out-of-bounds"},
+		{"#include <stdlib.h>\nint main(void) { int *p = malloc(4); free(p); return *p; }", program.RuntimeError, "use after free"},
+		{"#include <stdlib.h>\nint main(void) { int *p = malloc(4); free(p); free(p); return 0; }", program.RuntimeError, "use after free"},
+		{"#include <assert.h>\nint main(void) { int x = 1; assert(x == 2); return 0; }", program.AssertionFailure, "x == 2"},
+		{"void reach_error(void); int main(void) { reach_error(); return 0; }", program.AssertionFailure, "reach_error"},
+		{"void __VERIFIER_assume(int); int main(void) { __VERIFIER_assume(0); return 0; }", program.Blocked, "assume"},
+		{"int main(void) { while (1) ; }", program.Bounded, "infinite loop"},
+	}
+	for _, c := range cases {
+		p := loadSrc(t, c.src)
+		_, out := runDefault(t, p)
+		if out.Kind != c.kind || !strings.Contains(out.Message, c.msg) {
+			t.Errorf("%q: outcome %s %q, want %s containing %q", c.src, out.Kind, out.Message, c.kind, c.msg)
+		}
+	}
+}
+
+// TestEventBound checks --max-events: a spinning thread ends the execution as bounded.
+func TestEventBound(t *testing.T) {
+	p, err := LoadSource("spin.c", []byte("int flag; int main(void) { while (!flag) ; return 0; }"), Options{MaxEvents: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, out := runDefault(t, p)
+	if out.Kind != program.Bounded || len(tr.Events) != 50 {
+		t.Fatalf("outcome %s after %d events, want bounded after 50", out.Kind, len(tr.Events))
+	}
+}
+
+// TestThreadIdentity checks fork-tree names and their stability across executions.
+func TestThreadIdentity(t *testing.T) {
+	src := `#include <pthread.h>
+int x;
+void *leaf(void *a) { x = 1; return 0; }
+void *mid(void *a) { pthread_t t; pthread_create(&t, 0, leaf, 0); pthread_join(t, 0); return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, mid, 0); pthread_create(&b, 0, leaf, 0); pthread_join(a, 0); pthread_join(b, 0); return x; }`
+	p := loadSrc(t, src)
+	tr, out := runDefault(t, p)
+	if out.Kind != program.Normal {
+		t.Fatal(out)
+	}
+	names := map[string]bool{}
+	for _, e := range tr.Events {
+		names[tr.Threads[e.Thread].Name] = true
+	}
+	for _, n := range []string{"0", "0.0", "0.1", "0.0.0"} {
+		if !names[n] {
+			t.Errorf("thread %s missing (have %v)", n, names)
+		}
+	}
+	if id := p.Thread("0.0.0"); tr.Threads[id].Name != "0.0.0" || tr.Threads[id].Parent != p.Thread("0.0") {
+		t.Errorf("thread table: %+v", tr.Threads)
+	}
+	// a different schedule runs 0.1 first; ids of the same names stay the same
+	x := p.Start()
+	for over, _ := x.Done(); !over; over, _ = x.Done() {
+		t1 := p.Thread("0.1")
+		if _, st := x.Pending(t1); st == program.Enabled {
+			x.Step(t1)
+			continue
+		}
+		id, _ := program.FirstEnabled(x)
+		x.Step(id)
+	}
+	if p.Thread("0.1") != 2 && p.Thread("0.1") == p.Thread("0.0") {
+		t.Errorf("ids not stable")
+	}
+}
+
+// TestReplayPrefix checks that a schedule prefix is followed exactly and a
+// wrong one is reported.
+func TestReplayPrefix(t *testing.T) {
+	p, err := Load("../../testdata/c/lost_update.c", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := program.Replay(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := x.Trace().Schedule()
+	x2, err := program.Replay(p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if program.OutcomeKey(x2.Trace()) != program.OutcomeKey(x.Trace()) {
+		t.Fatal("replaying a full schedule gives another execution")
+	}
+	bad := append(program.Schedule{}, s...)
+	bad[0].Index = 5
+	if _, err := program.Replay(p, bad); err == nil {
+		t.Fatal("a wrong schedule replayed without error")
+	}
+}
+
+// FuzzLoad feeds arbitrary text to the front end: it may reject it, but
+// must never panic, and what it accepts must run to an outcome.
+func FuzzLoad(f *testing.F) {
+	files, _ := filepath.Glob("../../testdata/c/*.c")
+	for _, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte("int main(void){int a[3]; a[5]=1; return a[0];}"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		p, err := LoadSource("fuzz.c", src, Options{MaxEvents: 200})
+		if err != nil {
+			return
+		}
+		x := p.Start()
+		for steps := 0; steps < 2000; steps++ {
+			if over, _ := x.Done(); over {
+				break
+			}
+			id, ok := program.FirstEnabled(x)
+			if !ok {
+				break
+			}
+			x.Step(id)
+		}
+	})
+}
+
+// BenchmarkExecutor measures events per second replaying one long
+// execution: two threads doing 50,000 shared increments each.
+func BenchmarkExecutor(b *testing.B) {
+	src := `#include <pthread.h>
+int x, y;
+void *w(void *a) { for (int i = 0; i < 50000; i++) { x = x + 1; y = x; } return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); w(0); pthread_join(t, 0); return 0; }`
+	p, err := LoadSource("bench.c", []byte(src), Options{MaxEvents: 1 << 30})
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, _ := program.Replay(p, nil)
+	sched := x.Trace().Schedule()
+	events := len(sched)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := program.Replay(p, sched); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(events*b.N)/b.Elapsed().Seconds(), "events/s")
+}

@@ -1,0 +1,104 @@
+package explore_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"mcr/program"
+	"mcr/program/cfront"
+	"mcr/program/explore"
+)
+
+// TestDFSTestdata runs dfs on every testdata program run it can afford and
+// compares reads-from classes and finding kinds with the expectations, and
+// replays every finding's schedule.
+func TestDFSTestdata(t *testing.T) {
+	cases, err := explore.LoadCases("../../testdata/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 40 {
+		t.Fatalf("only %d testdata runs found", len(cases))
+	}
+	for _, c := range cases {
+		if !c.For("dfs") {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			p, err := cfront.Load(c.File, cfront.Options{Defines: c.DefineList(), MaxEvents: c.MaxEvents})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
+			s := res.Stats
+			if c.RFClasses != nil && s.RFClasses != *c.RFClasses {
+				t.Errorf("rf classes = %d, want %d", s.RFClasses, *c.RFClasses)
+			}
+			if got := res.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
+				t.Errorf("findings = %v, want %v", got, c.Findings)
+			}
+			if (s.Bounded > 0) != c.Bounded {
+				t.Errorf("bounded executions = %d, want bounded=%v", s.Bounded, c.Bounded)
+			}
+			if s.Complete != (s.Bounded == 0) {
+				t.Errorf("complete = %v with %d bounded executions", s.Complete, s.Bounded)
+			}
+			for _, f := range res.Findings {
+				checkReplay(t, p, f)
+			}
+		})
+	}
+}
+
+// checkReplay replays a finding's schedule and checks that it reproduces.
+func checkReplay(t *testing.T, p program.Program, f explore.Finding) {
+	t.Helper()
+	x, err := program.Replay(p, program.ResolveSchedule(p, f.Steps))
+	if err != nil {
+		t.Errorf("%s: schedule does not replay: %v", f.Kind, err)
+		return
+	}
+	tr := x.Trace()
+	if err := tr.Check(); err != nil {
+		t.Errorf("%s: replayed trace is malformed: %v", f.Kind, err)
+	}
+	_, out := x.Done()
+	if f.Kind == explore.KindRace {
+		n := len(f.Steps)
+		if n < 2 || n > len(tr.Events) || !program.Conflicts(&tr.Events[n-2], &tr.Events[n-1]) {
+			t.Errorf("race schedule does not end with two conflicting accesses")
+		}
+		return
+	}
+	if out.Kind.String() != f.Kind {
+		t.Errorf("replay ends in %s, finding is %s", out.Kind, f.Kind)
+	}
+}
+
+// TestDFSStopsAtFirstFinding checks that without KeepGoing the search stops
+// and says so.
+func TestDFSStopsAtFirstFinding(t *testing.T) {
+	p, err := cfront.Load("../../testdata/c/lost_update.c", cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := explore.DFS(context.Background(), p, explore.Options{})
+	if len(res.Findings) != 1 || res.Stats.Complete || res.Stats.Stopped != "finding" {
+		t.Fatalf("got %d findings, complete=%v stopped=%q", len(res.Findings), res.Stats.Complete, res.Stats.Stopped)
+	}
+}
+
+// TestDFSCancel checks that a cancelled context stops the search as incomplete.
+func TestDFSCancel(t *testing.T) {
+	p, err := cfront.Load("../../testdata/c/lastzero.c", cfront.Options{Defines: []string{"N=3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := explore.DFS(ctx, p, explore.Options{})
+	if res.Stats.Complete || res.Stats.Stopped != "interrupted" {
+		t.Fatalf("complete=%v stopped=%q", res.Stats.Complete, res.Stats.Stopped)
+	}
+}
