@@ -63,7 +63,7 @@ func HappensBefore(t *Trace) *Clocks { return clocks(t, true) }
 func clocks(t *Trace, locks bool) *Clocks {
 	n := len(t.Threads)
 	c := &Clocks{n: n, flat: make([]int32, len(t.Events)*n), tr: t}
-	cur := make([]VC, n)           // clock of the last event of each thread
+	cur := make([]VC, n)            // clock of the last event of each thread
 	forkOf := make(map[ThreadID]VC) // clock of the fork of each child
 	endOf := make(map[ThreadID]VC)  // clock of the last event of each thread
 	lastRel := make(map[Loc]VC)
