@@ -1,0 +1,27 @@
+//go:build !cgo || noz3
+
+package z3
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestStub(t *testing.T) {
+	if Available() {
+		t.Error("Available() = true in a build without Z3")
+	}
+	c, err := NewContext()
+	if c != nil || !errors.Is(err, ErrNotBuilt) {
+		t.Fatalf("NewContext = %v, %v; want nil, ErrNotBuilt", c, err)
+	}
+	if !strings.Contains(err.Error(), "explicit backend") {
+		t.Errorf("error %q does not point to the explicit backend", err)
+	}
+	var s Solver
+	if res, err := s.Check(context.Background(), 0); res != Unknown || !errors.Is(err, ErrNotBuilt) {
+		t.Errorf("Check = %v, %v; want Unknown, ErrNotBuilt", res, err)
+	}
+}
