@@ -9,6 +9,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -56,13 +57,15 @@ func newRoot() *cobra.Command {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run executes the command line and returns the exit code.
-func run(args []string) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	root := newRoot()
 	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.Execute()
 	if err == nil {
 		return exitOK
@@ -70,11 +73,11 @@ func run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "mcr:", ee.err)
+			fmt.Fprintln(stderr, "mcr:", ee.err)
 		}
 		return ee.code
 	}
 	// cobra's own errors: unknown command, wrong number of arguments
-	fmt.Fprintln(os.Stderr, "mcr:", err)
+	fmt.Fprintln(stderr, "mcr:", err)
 	return exitBadInput
 }

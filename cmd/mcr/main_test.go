@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const td = "../../testdata/c/"
+
+func mcr(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExitCodes(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string // substring of stdout+stderr
+	}{
+		{[]string{"check", td + "lastzero.c", "-D", "N=2"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", td + "lost_update.c"}, exitFinding, "stopped at the first"},
+		{[]string{"check", td + "lost_update.c", "--keep-going"}, exitFinding, "assertion `x == 2` failed"},
+		{[]string{"check", td + "lock_order_deadlock.c"}, exitFinding, "deadlock"},
+		{[]string{"check", td + "null_deref.c", "--keep-going"}, exitFinding, "null-dereference"},
+		{[]string{"check", td + "spin.c", "--max-events", "20"}, exitIncomplete, "incomplete"},
+		{[]string{"check", "no-such-file.c"}, exitBadInput, "no-such-file.c"},
+		{[]string{"check", td + "bad/syntax_error.c"}, exitBadInput, "syntax_error.c:7:2"},
+		{[]string{"check", td + "bad/cond_wait.c"}, exitBadInput, "unsupported"},
+		{[]string{"check", td + "lastzero.c", "--no-such-flag"}, exitBadInput, "unknown flag"},
+		{[]string{"check", td + "lastzero.c", "--algo", "magic"}, exitBadInput, "unknown algorithm"},
+		{[]string{"check"}, exitBadInput, "accepts 1 arg"},
+		{[]string{"frobnicate"}, exitBadInput, "unknown command"},
+		{[]string{"version"}, exitOK, "mcr "},
+	}
+	for _, c := range cases {
+		code, out, errs := mcr(t, c.args...)
+		if code != c.code || !strings.Contains(out+errs, c.want) {
+			t.Errorf("mcr %s: exit %d (want %d), output does not contain %q:\n%s%s", strings.Join(c.args, " "), code, c.code, c.want, out, errs)
+		}
+	}
+}
+
+// TestJSONStats checks the JSON-lines contract: the last line is a stats
+// record with the documented fields.
+func TestJSONStats(t *testing.T) {
+	code, out, _ := mcr(t, "check", td+"lost_update.c", "--json", "--keep-going")
+	if code != exitFinding {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var last map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"type", "executions", "rf_classes", "outcomes", "complete", "findings"} {
+		if _, ok := last[k]; !ok {
+			t.Errorf("stats record lacks %q: %v", k, last)
+		}
+	}
+	if last["type"] != "stats" || last["rf_classes"].(float64) != 4 {
+		t.Errorf("stats record: %v", last)
+	}
+	fs := last["findings"].([]any)
+	kinds := map[string]bool{}
+	for _, f := range fs {
+		m := f.(map[string]any)
+		kinds[m["kind"].(string)] = true
+		if len(m["locations"].([]any)) == 0 || len(m["schedule"].([]any)) == 0 {
+			t.Errorf("finding without locations or schedule: %v", m)
+		}
+	}
+	if !kinds["assertion"] || !kinds["race"] {
+		t.Errorf("finding kinds %v", kinds)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.Contains(l, `"type":"finding"`) {
+			t.Errorf("non-finding line before stats: %s", l)
+		}
+	}
+}
+
+// TestScheduleRoundTrip saves a finding's schedule and replays it.
+func TestScheduleRoundTrip(t *testing.T) {
+	for _, prog := range []string{"lost_update.c", "null_deref.c", "racy_flag.c", "lock_order_deadlock.c"} {
+		sched := filepath.Join(t.TempDir(), "s.json")
+		code, _, _ := mcr(t, "check", td+prog, "--schedule-out", sched)
+		if code != exitFinding {
+			t.Fatalf("%s: check exit %d", prog, code)
+		}
+		code, out, errs := mcr(t, "replay", td+prog, "--schedule", sched)
+		if code != exitFinding || !strings.Contains(out, "outcome:") {
+			t.Errorf("%s: replay exit %d:\n%s%s", prog, code, out, errs)
+		}
+	}
+	code, _, errs := mcr(t, "replay", td+"lost_update.c", "--schedule", "no-such.json")
+	if code != exitBadInput || !strings.Contains(errs, "no-such.json") {
+		t.Errorf("missing schedule: exit %d %s", code, errs)
+	}
+}
