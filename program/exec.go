@@ -112,6 +112,9 @@ func Replay(p Program, prefix Schedule) (Execution, error) {
 			return x, fmt.Errorf("schedule step %d: thread %d does not exist", k, id.Thread)
 		}
 		e, st := x.Pending(id.Thread)
+		if st == Enabled && e.Index > id.Index {
+			continue // executed already: the write half of a read-modify-write
+		}
 		if st != Enabled {
 			return x, fmt.Errorf("schedule step %d: thread %s is not enabled", k, x.Trace().ThreadName(id.Thread))
 		}

@@ -27,7 +27,9 @@ type checkFlags struct {
 	json        bool
 	scheduleOut string
 	timeout     time.Duration
-	emitTrace   string
+	workers     int
+	decider     string
+	qTimeout    time.Duration
 }
 
 func newCheckCmd() *cobra.Command {
@@ -48,7 +50,10 @@ timeout or interruption cut the search).`,
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&f.defines, "define", "D", nil, "define a macro, NAME or NAME=VALUE (repeatable)")
 	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add an include directory (repeatable)")
-	fl.StringVar(&f.algo, "algo", "dfs", "exploration algorithm: "+algoNames())
+	fl.StringVar(&f.algo, "algo", "mcr", "exploration algorithm: "+names(algorithms))
+	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs)")
+	fl.StringVar(&f.decider, "decider", "z3", "decider for MCR seed queries: "+names(deciders))
+	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one solver query")
 	fl.IntVar(&f.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
 	fl.BoolVar(&f.keepGoing, "keep-going", false, "report every finding instead of stopping at the first")
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (findings, then a final stats record) to stdout")
@@ -70,7 +75,7 @@ func loadProgram(file string, defines, includes []string, maxEvents int) (*cfron
 }
 
 func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
-	algo, err := lookupAlgo(f.algo)
+	algo, err := lookupAlgo(f.algo, f.decider)
 	if err != nil {
 		return badInput(err)
 	}
@@ -93,7 +98,7 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 			_ = bar.Add(1)
 		}
 	}
-	res := algo.Run(ctx, p, opts)
+	res := algo.Run(ctx, p, opts, runConfig{workers: f.workers, decider: f.decider, queryTimeout: f.qTimeout})
 	if bar != nil {
 		_ = bar.Finish()
 	}

@@ -10,7 +10,7 @@ import (
 
 const td = "../../testdata/c/"
 
-func mcr(t *testing.T, args ...string) (int, string, string) {
+func cli(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, &out, &errb)
@@ -39,7 +39,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"version"}, exitOK, "mcr "},
 	}
 	for _, c := range cases {
-		code, out, errs := mcr(t, c.args...)
+		code, out, errs := cli(t, c.args...)
 		if code != c.code || !strings.Contains(out+errs, c.want) {
 			t.Errorf("mcr %s: exit %d (want %d), output does not contain %q:\n%s%s", strings.Join(c.args, " "), code, c.code, c.want, out, errs)
 		}
@@ -49,7 +49,7 @@ func TestExitCodes(t *testing.T) {
 // TestJSONStats checks the JSON-lines contract: the last line is a stats
 // record with the documented fields.
 func TestJSONStats(t *testing.T) {
-	code, out, _ := mcr(t, "check", td+"lost_update.c", "--json", "--keep-going")
+	code, out, _ := cli(t, "check", td+"lost_update.c", "--json", "--keep-going", "--algo", "dfs")
 	if code != exitFinding {
 		t.Fatalf("exit %d", code)
 	}
@@ -89,16 +89,16 @@ func TestJSONStats(t *testing.T) {
 func TestScheduleRoundTrip(t *testing.T) {
 	for _, prog := range []string{"lost_update.c", "null_deref.c", "racy_flag.c", "lock_order_deadlock.c"} {
 		sched := filepath.Join(t.TempDir(), "s.json")
-		code, _, _ := mcr(t, "check", td+prog, "--schedule-out", sched)
+		code, _, _ := cli(t, "check", td+prog, "--schedule-out", sched)
 		if code != exitFinding {
 			t.Fatalf("%s: check exit %d", prog, code)
 		}
-		code, out, errs := mcr(t, "replay", td+prog, "--schedule", sched)
+		code, out, errs := cli(t, "replay", td+prog, "--schedule", sched)
 		if code != exitFinding || !strings.Contains(out, "outcome:") {
 			t.Errorf("%s: replay exit %d:\n%s%s", prog, code, out, errs)
 		}
 	}
-	code, _, errs := mcr(t, "replay", td+"lost_update.c", "--schedule", "no-such.json")
+	code, _, errs := cli(t, "replay", td+"lost_update.c", "--schedule", "no-such.json")
 	if code != exitBadInput || !strings.Contains(errs, "no-such.json") {
 		t.Errorf("missing schedule: exit %d %s", code, errs)
 	}

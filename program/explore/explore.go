@@ -154,10 +154,29 @@ func (r *Recorder) Execution(x program.Execution) bool {
 		if out.Pos.Line > 0 {
 			f.Locations = []Location{{File: tr.File, Line: out.Pos.Line, Col: out.Pos.Col}}
 		}
+		if out.Kind == program.Deadlock {
+			f.Locations = waitingAt(x)
+		}
 		stop = r.Finding(f, tr.Threads)
 	}
 	r.progress()
 	return stop
+}
+
+// waitingAt lists, in source order, where the blocked threads of a
+// deadlocked execution wait.
+func waitingAt(x program.Execution) []Location {
+	var out []Location
+	file := x.Trace().File
+	for t := 0; t < x.Threads(); t++ {
+		if e, st := x.Pending(program.ThreadID(t)); st == program.Waiting {
+			out = append(out, Location{File: file, Line: e.Pos.Line, Col: e.Pos.Col})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Line < out[j].Line || out[i].Line == out[j].Line && out[i].Col < out[j].Col
+	})
+	return out
 }
 
 // Finding records a finding (deduplicated by Key) and returns true if the

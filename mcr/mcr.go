@@ -1,0 +1,539 @@
+// Package mcr implements Maximal Causality Reduction, the exploration
+// algorithm of 001_aa53da3bf10d3f4e.txt: execute a seed interleaving, take
+// the trace's maximal causal model, check properties on it, and generate a
+// seed for every read and every new value it could read (Algorithms 1-2),
+// solving seed queries and exploring seeds in parallel (Algorithm 3).
+//
+// Two changes remove the redundancy plain MCR has (seed 000 notes that it
+// can revisit classes):
+//   - read-value maps only grow along a branch: a node carries the reads of
+//     its seed with their values, every child seed must keep them, and only
+//     reads outside the map are flipped;
+//   - a visited set keyed on the canonical form of that map drops a seed
+//     that another branch already produced (counted as duplicates avoided).
+//
+// The search is level-synchronous: all seeds of one level are executed in
+// parallel, all their queries are solved in parallel, and the results are
+// merged in a fixed order. Findings and counts therefore do not depend on
+// the number of workers.
+package mcr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"mcr/encode"
+	"mcr/parallel"
+	"mcr/program"
+	"mcr/program/explore"
+)
+
+// Options configure an MCR exploration.
+type Options struct {
+	explore.Options
+	// Workers is the number of parallel workers (0: number of CPUs).
+	Workers int
+	// NewDecider creates the decider one worker uses for seed queries.
+	NewDecider func() (program.SeedDecider, error)
+	// NewFallback, if set, creates the decider that answers when the main
+	// one fails (Z3 unknown, timeout, or absent).
+	NewFallback func() (program.SeedDecider, error)
+}
+
+type queryKind uint8
+
+const (
+	qSeed queryKind = iota
+	qRace
+	qDeadlock
+)
+
+// node is one seed interleaving and what executing it gave.
+type node struct {
+	seed  program.Schedule
+	fixed map[program.EventID]int64 // reads the seed fixes, with their values
+	x     program.Execution
+	err   error
+	mcm   *encode.MCM
+}
+
+type query struct {
+	node  int
+	kind  queryKind
+	q     program.SeedQuery
+	deref bool // a seed that makes a dereferenced pointer read NULL
+	ans   program.SeedAnswer
+	err   error
+	by    string
+	dur   time.Duration
+}
+
+// Explore runs MCR on p.
+func Explore(ctx context.Context, p program.Program, opts Options) *explore.Result {
+	e := &explorer{p: p, opts: opts, rec: explore.NewRecorder("mcr", opts.Options),
+		workers: parallel.Workers(opts.Workers), visited: map[string]bool{"": true}, raced: map[string]bool{}}
+	return e.run(ctx)
+}
+
+type explorer struct {
+	p        program.Program
+	opts     Options
+	rec      *explore.Recorder
+	workers  int
+	visited  map[string]bool
+	raced    map[string]bool // location pairs whose race was found
+	deciders []program.SeedDecider
+	fallback []program.SeedDecider
+	initErr  error
+	mu       sync.Mutex
+}
+
+func (e *explorer) run(ctx context.Context) *explore.Result {
+	e.deciders = make([]program.SeedDecider, e.workers)
+	e.fallback = make([]program.SeedDecider, e.workers)
+	defer e.close()
+	level := []*node{{}}
+	for depth := 0; len(level) > 0; depth++ {
+		if ctx.Err() != nil {
+			e.rec.Stop(stopReason(ctx))
+			break
+		}
+		// 1. execute the seeds
+		parallel.ForEach(ctx, e.workers, len(level), func(_, i int) {
+			n := level[i]
+			n.x, n.err = program.Replay(e.p, n.seed)
+			n.mcm = encode.NewMCM(n.x.Trace())
+		})
+		if ctx.Err() != nil {
+			e.rec.Stop(stopReason(ctx))
+			break
+		}
+		// 2. the queries of every node, in a fixed order
+		var qs []*query
+		for i, n := range level {
+			qs = append(qs, e.queries(i, n)...)
+		}
+		// 3. solve them in parallel
+		parallel.ForEach(ctx, e.workers, len(qs), func(w, i int) { e.solve(ctx, w, qs[i]) })
+		if ctx.Err() != nil {
+			e.rec.Stop(stopReason(ctx))
+			break
+		}
+		// 4. merge in order
+		next, stop := e.merge(level, qs)
+		if stop {
+			break
+		}
+		e.rec.Extra("levels", 1)
+		level = next
+	}
+	if e.initErr != nil {
+		e.rec.Stop("decider unavailable: " + e.initErr.Error())
+	}
+	return e.rec.Result()
+}
+
+func stopReason(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "interrupted"
+}
+
+func (e *explorer) close() {
+	for _, d := range append(e.deciders, e.fallback...) {
+		if c, ok := d.(interface{ Close() }); ok && d != nil {
+			c.Close()
+		}
+	}
+}
+
+// queries lists the seed, race and deadlock queries of node n.
+func (e *explorer) queries(ni int, n *node) []*query {
+	tr := n.x.Trace()
+	m := n.mcm
+	ev := tr.Events
+	pos := map[program.EventID]int32{}
+	for i := range ev {
+		pos[ev[i].ID()] = int32(i)
+	}
+	var fixed []int32
+	for id := range n.fixed {
+		if p, ok := pos[id]; ok {
+			fixed = append(fixed, p)
+		}
+	}
+	sort.Slice(fixed, func(a, b int) bool { return fixed[a] < fixed[b] })
+	isFixed := make([]bool, len(ev))
+	for _, f := range fixed {
+		isFixed[f] = true
+	}
+	var qs []*query
+	// seeds: every read outside the map, every new value on its location
+	for r := range ev {
+		r32 := int32(r)
+		if ev[r].Kind != program.Read || isFixed[r] {
+			continue
+		}
+		blocked := false // flipping r would change a fixed read after it
+		for _, f := range fixed {
+			if m.Before(r32, f) {
+				blocked = true
+				break
+			}
+		}
+		if blocked {
+			continue
+		}
+		for _, v := range newValues(tr, m, r32) {
+			q := program.NewSeedQuery(tr, fixed)
+			q.Read, q.Value = r32, v
+			qs = append(qs, &query{node: ni, kind: qSeed, q: q, deref: v == 0 && ev[r].Is(program.Deref)})
+		}
+	}
+	qs = append(qs, e.raceQueries(ni, tr, m)...)
+	qs = append(qs, deadlockQueries(ni, tr, m)...)
+	return qs
+}
+
+// newValues lists, in increasing order, the values other than r's own that
+// writes to r's location (not MHB-after r) or the initial value provide.
+func newValues(tr *program.Trace, m *encode.MCM, r int32) []int64 {
+	ev := tr.Events
+	seen := map[int64]bool{ev[r].Value: true}
+	var vs []int64
+	if v := tr.InitValue(ev[r].Loc); !seen[v] {
+		seen[v] = true
+		vs = append(vs, v)
+	}
+	for _, w := range m.Writes[ev[r].Loc] {
+		if v := ev[w].Value; !seen[v] && !m.Before(r, w) {
+			seen[v] = true
+			vs = append(vs, v)
+		}
+	}
+	sort.Slice(vs, func(a, b int) bool { return vs[a] < vs[b] })
+	return vs
+}
+
+// maxPairsPerLocation caps the event pairs tried per source-location pair
+// and trace: one witness per location pair is all a report needs.
+const maxPairsPerLocation = 4
+
+// raceQueries lists candidate races: conflicting accesses of different
+// threads, not both atomic, not ordered by MHB, not under a common lock,
+// whose location pair has no race reported yet.
+func (e *explorer) raceQueries(ni int, tr *program.Trace, m *encode.MCM) []*query {
+	ev := tr.Events
+	held := locksets(tr)
+	tried := map[string]int{}
+	var qs []*query
+	for _, acc := range sortedLocs(m.Accesses) {
+		as := m.Accesses[acc]
+		for x := 0; x < len(as); x++ {
+			for y := x + 1; y < len(as); y++ {
+				a, b := as[x], as[y]
+				if !program.Conflicts(&ev[a], &ev[b]) || m.Before(a, b) || m.Before(b, a) || commonLock(held[a], held[b]) {
+					continue
+				}
+				key := raceKey(tr, a, b)
+				if e.raced[key] || tried[key] >= maxPairsPerLocation {
+					continue
+				}
+				tried[key]++
+				q := program.NewSeedQuery(tr, nil)
+				q.Race = [2]int32{a, b}
+				qs = append(qs, &query{node: ni, kind: qRace, q: q})
+			}
+		}
+	}
+	return qs
+}
+
+func sortedLocs(m map[program.Loc][]int32) []program.Loc {
+	out := make([]program.Loc, 0, len(m))
+	for l := range m {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
+	return out
+}
+
+// locksets returns the locks each event's thread holds when it executes.
+func locksets(tr *program.Trace) [][]program.Loc {
+	out := make([][]program.Loc, len(tr.Events))
+	cur := map[program.ThreadID][]program.Loc{}
+	for i, e := range tr.Events {
+		out[i] = cur[e.Thread]
+		switch e.Kind {
+		case program.Acquire:
+			cur[e.Thread] = append(append([]program.Loc(nil), cur[e.Thread]...), e.Loc)
+		case program.Release:
+			var rest []program.Loc
+			for _, l := range cur[e.Thread] {
+				if l != e.Loc {
+					rest = append(rest, l)
+				}
+			}
+			cur[e.Thread] = rest
+		}
+	}
+	return out
+}
+
+func commonLock(a, b []program.Loc) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func posLess(a, b program.Pos) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
+
+func raceKey(tr *program.Trace, a, b int32) string {
+	pa, pb := tr.Events[a].Pos, tr.Events[b].Pos
+	if posLess(pb, pa) {
+		pa, pb = pb, pa
+	}
+	return fmt.Sprintf("%s|%s", pa, pb)
+}
+
+// deadlockQueries lists lock-order inversions: an acquire of l2 by a
+// thread holding l1 and an acquire of l1 by another thread holding l2. The
+// query asks for a prefix after which both acquires are the threads' next
+// events; from there no continuation can proceed.
+func deadlockQueries(ni int, tr *program.Trace, m *encode.MCM) []*query {
+	ev := tr.Events
+	held := locksets(tr)
+	var acqs []int32
+	for i := range ev {
+		if ev[i].Kind == program.Acquire && len(held[i]) > 0 {
+			acqs = append(acqs, int32(i))
+		}
+	}
+	var qs []*query
+	for x := 0; x < len(acqs); x++ {
+		for y := x + 1; y < len(acqs); y++ {
+			a, b := acqs[x], acqs[y]
+			if ev[a].Thread == ev[b].Thread || ev[a].Loc == ev[b].Loc || m.Before(a, b) || m.Before(b, a) {
+				continue
+			}
+			if contains(held[a], ev[b].Loc) && contains(held[b], ev[a].Loc) {
+				q := program.NewSeedQuery(tr, nil)
+				q.Race = [2]int32{a, b}
+				qs = append(qs, &query{node: ni, kind: qDeadlock, q: q})
+			}
+		}
+	}
+	return qs
+}
+
+func contains(ls []program.Loc, l program.Loc) bool {
+	for _, x := range ls {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// solve answers q with worker w's decider, falling back on failure.
+func (e *explorer) solve(ctx context.Context, w int, q *query) {
+	start := time.Now()
+	defer func() { q.dur = time.Since(start) }()
+	if d := e.decider(w, false); d != nil {
+		q.ans, q.err = d.Seed(ctx, q.q)
+		q.by = d.Name()
+		if q.err == nil {
+			return
+		}
+	}
+	if d := e.decider(w, true); d != nil {
+		q.ans, q.err = d.Seed(ctx, q.q)
+		q.by = d.Name() + " (fallback)"
+	}
+}
+
+// decider returns worker w's (main or fallback) decider, creating it lazily.
+func (e *explorer) decider(w int, fallback bool) program.SeedDecider {
+	slot, mk := &e.deciders[w], e.opts.NewDecider
+	if fallback {
+		slot, mk = &e.fallback[w], e.opts.NewFallback
+	}
+	if *slot == nil && mk != nil {
+		d, err := mk()
+		if err != nil {
+			e.mu.Lock()
+			if e.initErr == nil && !fallback {
+				e.initErr = err
+			}
+			e.mu.Unlock()
+			return nil
+		}
+		*slot = d
+	}
+	return *slot
+}
+
+// merge records the level's executions and answers in order and returns
+// the next level; stop is true when the exploration must end.
+func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
+	byNode := make([][]*query, len(level))
+	for _, q := range qs {
+		byNode[q.node] = append(byNode[q.node], q)
+	}
+	for i, n := range level {
+		if n.err != nil {
+			e.rec.Extra("seed_replay_failures", 1)
+		}
+		tr := n.x.Trace()
+		e.checkFixed(n, tr)
+		if e.rec.Execution(n.x) {
+			return nil, true
+		}
+		for _, q := range byNode[i] {
+			e.count(q)
+			if q.err != nil || !q.ans.Sat {
+				continue
+			}
+			switch q.kind {
+			case qSeed:
+				e.rec.Extra("seeds", 1)
+				if q.deref && e.report(explore.Finding{Kind: explore.KindNullDereference,
+					Message:   "predicted: the dereferenced pointer " + tr.LocName(tr.Events[q.q.Read].Loc) + " can be NULL",
+					Locations: []explore.Location{loc(tr, q.q.Read)}, Schedule: q.ans.Schedule}, tr) {
+					return nil, true
+				}
+				child := newChild(n, tr, q)
+				key := child.key(tr)
+				if e.visited[key] {
+					e.rec.Extra("duplicates_avoided", 1)
+					continue
+				}
+				e.visited[key] = true
+				next = append(next, child)
+			case qRace:
+				a, b := q.q.Race[0], q.q.Race[1]
+				key := raceKey(tr, a, b)
+				if e.raced[key] {
+					continue
+				}
+				e.raced[key] = true
+				f := explore.Finding{Kind: explore.KindRace, Schedule: q.ans.Schedule,
+					Message: fmt.Sprintf("data race on %s between %s (%s) and %s (%s)", tr.LocName(tr.Events[a].Loc),
+						tr.ThreadName(tr.Events[a].Thread), tr.Events[a].Kind, tr.ThreadName(tr.Events[b].Thread), tr.Events[b].Kind),
+					Locations: sortedLocations(loc(tr, a), loc(tr, b))}
+				if e.report(f, tr) {
+					return nil, true
+				}
+			case qDeadlock:
+				a, b := q.q.Race[0], q.q.Race[1]
+				s := q.ans.Schedule
+				f := explore.Finding{Kind: explore.KindDeadlock, Schedule: s[:len(s)-2],
+					Message: fmt.Sprintf("deadlock: %s waits for %s while holding %s; %s waits for %s while holding %s",
+						tr.ThreadName(tr.Events[a].Thread), tr.LocName(tr.Events[a].Loc), tr.LocName(tr.Events[b].Loc),
+						tr.ThreadName(tr.Events[b].Thread), tr.LocName(tr.Events[b].Loc), tr.LocName(tr.Events[a].Loc)),
+					Locations: sortedLocations(loc(tr, a), loc(tr, b))}
+				if e.report(f, tr) {
+					return nil, true
+				}
+			}
+		}
+	}
+	return next, false
+}
+
+func (e *explorer) report(f explore.Finding, tr *program.Trace) bool {
+	return e.rec.Finding(f, tr.Threads)
+}
+
+func (e *explorer) count(q *query) {
+	name := map[queryKind]string{qSeed: "seed", qRace: "race", qDeadlock: "deadlock"}[q.kind]
+	e.rec.Extra(name+"_queries", 1)
+	e.rec.Extra("solver_seconds_"+strings.Fields(q.by + " ")[0], q.dur.Seconds())
+	switch {
+	case q.err != nil:
+		e.rec.Extra("unknown", 1)
+		e.rec.Stop("solver failed: " + q.err.Error())
+	case q.ans.Sat:
+		e.rec.Extra("sat", 1)
+	default:
+		e.rec.Extra("unsat", 1)
+	}
+	if strings.HasSuffix(q.by, "(fallback)") {
+		e.rec.Extra("fallback_answers", 1)
+	}
+}
+
+// checkFixed counts executions whose seed did not give the fixed reads
+// their values: a sign of an encoding or replay bug (tests require zero).
+func (e *explorer) checkFixed(n *node, tr *program.Trace) {
+	if len(n.fixed) == 0 {
+		return
+	}
+	got := map[program.EventID]int64{}
+	for i := range tr.Events {
+		if tr.Events[i].Kind == program.Read {
+			got[tr.Events[i].ID()] = tr.Events[i].Value
+		}
+	}
+	for id, v := range n.fixed {
+		if g, ok := got[id]; !ok || g != v {
+			e.rec.Extra("seed_mismatches", 1)
+			return
+		}
+	}
+}
+
+func loc(tr *program.Trace, i int32) explore.Location {
+	p := tr.Events[i].Pos
+	return explore.Location{File: tr.File, Line: p.Line, Col: p.Col}
+}
+
+func sortedLocations(a, b explore.Location) []explore.Location {
+	if b.Line < a.Line || b.Line == a.Line && b.Col < a.Col {
+		a, b = b, a
+	}
+	return []explore.Location{a, b}
+}
+
+// newChild makes the node of a satisfiable seed query: its map is every
+// read of the seed schedule with the value the query fixed.
+func newChild(parent *node, tr *program.Trace, q *query) *node {
+	pos := map[program.EventID]int32{}
+	for i := range tr.Events {
+		pos[tr.Events[i].ID()] = int32(i)
+	}
+	fixed := map[program.EventID]int64{}
+	for _, id := range q.ans.Schedule {
+		p, ok := pos[id]
+		if !ok || tr.Events[p].Kind != program.Read {
+			continue
+		}
+		v := tr.Events[p].Value
+		if p == q.q.Read {
+			v = q.q.Value
+		}
+		fixed[id] = v
+	}
+	return &node{seed: q.ans.Schedule, fixed: fixed}
+}
+
+// key is the canonical form of a node's read-value map.
+func (n *node) key(tr *program.Trace) string {
+	parts := make([]string, 0, len(n.fixed))
+	for id, v := range n.fixed {
+		parts = append(parts, fmt.Sprintf("%s:%d=%d", tr.Threads[id.Thread].Name, id.Index, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ";")
+}
