@@ -160,6 +160,16 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		if i == q.Read {
 			add(e.N(i))
 			add(e.value(i, q.Value))
+			// A read-modify-write or compare-and-swap target executes its
+			// write half (of a value the trace cannot tell) together with
+			// the read at replay: no access to its location may follow it.
+			if ev[i].Is(program.RMW) || ev[i].Is(program.CAS) {
+				for _, a := range m.Accesses[ev[i].Loc] {
+					if a != i && !e.excluded[a] {
+						add(c.Implies(e.N(a), c.Lt(e.O(a), e.O(i))))
+					}
+				}
+			}
 			continue
 		}
 		add(c.Implies(e.N(i), e.value(i, ev[i].Value)))

@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -489,6 +490,12 @@ func (e *explorer) checkFixed(n *node, tr *program.Trace) {
 	for id, v := range n.fixed {
 		if g, ok := got[id]; !ok || g != v {
 			e.rec.Extra("seed_mismatches", 1)
+			if os.Getenv("MCR_DEBUG") != "" {
+				fmt.Fprintf(os.Stderr, "mismatch at %v: want %d got %d (present %v)\nseed %v\n", id, v, g, ok, n.seed)
+				for i := range tr.Events {
+					fmt.Fprintf(os.Stderr, "  %3d %s\n", i, tr.Describe(i))
+				}
+			}
 			return
 		}
 	}

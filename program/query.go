@@ -39,8 +39,8 @@ type SeedAnswer struct {
 	// Schedule is the interleaving of the needed events (the MHB lower set
 	// of the targets, of the writes needed reads read from, recursively, and
 	// of the releases needed acquires wait for), in an order that satisfies
-	// the query. For a seed it ends with Read; for a race it ends with the
-	// two racing events.
+	// the query. It contains Read; for a race it ends with the two racing
+	// events.
 	Schedule Schedule
 }
 

@@ -172,6 +172,22 @@ func TestEventBound(t *testing.T) {
 	if out.Kind != program.Bounded || len(tr.Events) != 50 {
 		t.Fatalf("outcome %s after %d events, want bounded after 50", out.Kind, len(tr.Events))
 	}
+	// the bound stops only the spinning thread: the writer still runs
+	p, err = LoadSource("spin2.c", []byte(`#include <pthread.h>
+int flag;
+void *w(void *a) { flag = 1; return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); while (!flag) ; return 0; }`), Options{MaxEvents: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, out = runDefault(t, p)
+	wrote := false
+	for _, e := range tr.Events {
+		wrote = wrote || e.Kind == program.Write
+	}
+	if out.Kind != program.Bounded || !wrote {
+		t.Fatalf("outcome %s, writer ran: %v", out.Kind, wrote)
+	}
 }
 
 // TestThreadIdentity checks fork-tree names and their stability across executions.
@@ -251,7 +267,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte("int main(void){int a[3]; a[5]=1; return a[0];}"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		p, err := LoadSource("fuzz.c", src, Options{MaxEvents: 200})
+		p, err := LoadSource("fuzz.c", src, Options{MaxEvents: 200, StepLimit: 100_000})
 		if err != nil {
 			return
 		}

@@ -180,7 +180,7 @@ func (c *compiler) runInit(initFn *function) {
 	}
 	th := &thread{id: 0, name: "0", begun: true}
 	x.addThread(th)
-	p.maxEvents = 1
+	p.maxEvents, p.stepLimit = 1, localStepLimit
 	for _, fn := range append([]*function{initFn}, c.staticInits...) {
 		x.call(th, fn, nil, -1)
 		x.run(th)

@@ -1,6 +1,8 @@
 package cfront
 
 import (
+	"fmt"
+
 	"mcr/program"
 )
 
@@ -23,10 +25,10 @@ func (x *execution) run(th *thread) {
 		if x.over {
 			return
 		}
-		if steps > localStepLimit {
+		if steps > x.p.stepLimit {
 			x.over = true
 			x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: code[th.pc].pos,
-				Message: "local computation did not reach an event within 50M steps (infinite loop?)"}
+				Message: fmt.Sprintf("local computation did not reach an event within %d steps (infinite loop?)", x.p.stepLimit)}
 			return
 		}
 		in := &code[th.pc]

@@ -41,6 +41,9 @@ type Options struct {
 	IncludePaths []string
 	// MaxEvents is the per-thread event bound; 0 means DefaultMaxEvents.
 	MaxEvents int
+	// StepLimit bounds the instructions a thread runs between two events
+	// (an execution that exceeds it ends as bounded); 0 means 50 million.
+	StepLimit int
 }
 
 // DefaultMaxEvents is the per-thread event bound when none is given.
@@ -120,9 +123,12 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	if err != nil {
 		return nil, err
 	}
-	p.maxEvents = opts.MaxEvents
+	p.maxEvents, p.stepLimit = opts.MaxEvents, opts.StepLimit
 	if p.maxEvents <= 0 {
 		p.maxEvents = DefaultMaxEvents
+	}
+	if p.stepLimit <= 0 {
+		p.stepLimit = localStepLimit
 	}
 	return p, nil
 }

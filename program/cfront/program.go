@@ -21,6 +21,7 @@ type Program struct {
 	strs      []string
 	mainFn    *function
 	maxEvents int
+	stepLimit int // instructions a thread may run between two events
 
 	mu          sync.Mutex
 	threadNames []string

@@ -27,6 +27,9 @@ const (
 	// localStepLimit bounds the instructions a thread runs between two events,
 	// so that an infinite local loop ends as a bounded execution, not a hang.
 	localStepLimit = 50_000_000
+	// maxCallDepth bounds recursion, so that runaway recursion is a runtime
+	// error instead of exhausting memory.
+	maxCallDepth = 10_000
 )
 
 func objOf(p int64) uint32 { return uint32(uint64(p) >> 32) }
@@ -92,6 +95,8 @@ type execution struct {
 	cur *thread
 	// silent suppresses events: an atomic builtin on a private object
 	silent bool
+	// bounded is set when a thread reached the event bound
+	bounded *program.Outcome
 }
 
 // atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*
@@ -181,7 +186,11 @@ func (x *execution) Done() (bool, program.Outcome) {
 		waiting = true
 	}
 	x.over = true
-	if waiting {
+	switch {
+	case x.bounded != nil:
+		// a thread stopped by the bound: blocked threads may wait for it
+		x.outcome = *x.bounded
+	case waiting:
 		x.outcome = program.Outcome{Kind: program.Deadlock, Message: x.deadlockMessage()}
 	}
 	return true, x.outcome
@@ -377,6 +386,10 @@ func (x *execution) alloc(th *thread, size int64, kind objKind) int64 {
 // call pushes a frame for fn on th with the given argument values; retPC -1
 // marks the thread's bottom frame.
 func (x *execution) call(th *thread, fn *function, args []int64, retPC int32) {
+	if len(th.frames) >= maxCallDepth {
+		x.fail(th, program.RuntimeError, "call depth exceeds %d (unbounded recursion?)", maxCallDepth)
+		return
+	}
 	base := int32(len(th.slots))
 	for i := 0; i < fn.nslots; i++ {
 		var v int64
@@ -435,9 +448,13 @@ func (x *execution) pop(th *thread) int64 {
 // stop makes the instruction at th.pc th's pending event.
 func (x *execution) stop(th *thread, kind program.Kind, flags program.Flags, loc program.Loc, val int64) {
 	if th.nevents >= int32(x.p.maxEvents) {
-		x.over = true
-		x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos,
-			Message: fmt.Sprintf("thread T%s reached the event bound (%d)", th.name, x.p.maxEvents)}
+		// The thread stops here; the others go on, so that what they do is
+		// still seen. The execution ends as bounded.
+		th.finished = true
+		if x.bounded == nil {
+			x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos,
+				Message: fmt.Sprintf("thread T%s reached the event bound (%d)", th.name, x.p.maxEvents)}
+		}
 		return
 	}
 	th.pend = program.Event{Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: x.p.code[th.pc].pos}
