@@ -166,7 +166,9 @@ func (c *closer) goodWritesRules(r int32, writes []int32) bool {
 	if len(cl) == 0 {
 		return false
 	}
-	below := func(a, b int32) bool { return a == program.InitSource && b != program.InitSource || a >= 0 && b >= 0 && p.before(a, b) }
+	below := func(a, b int32) bool {
+		return a == program.InitSource && b != program.InitSource || a >= 0 && b >= 0 && p.before(a, b)
+	}
 	// (2) A least element of Cl(r) comes before r.
 	if least := extreme(cl, below, true); least >= 0 && !c.edge(least, r) {
 		return false

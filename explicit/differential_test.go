@@ -124,6 +124,14 @@ func variants() []Info {
 				i.New = func() program.Decider { return d }
 				out = append(out, i)
 			}
+		case "verifytso":
+			i.Name = "verifytso-noclosure"
+			i.New = func() program.Decider { return &VerifyTSO{NoClosure: true} }
+			out = append(out, i)
+		case "verifypso":
+			i.Name = "verifypso-noclosure"
+			i.New = func() program.Decider { return &VerifyPSO{NoClosure: true} }
+			out = append(out, i)
 		case "getwitness":
 			i.Name = "getwitness-P-III"
 			i.New = func() program.Decider { return &GetWitness{NoConstruct: true} }
