@@ -111,6 +111,23 @@ type seedEncoder struct {
 	q        program.SeedQuery
 	n        int
 	excluded []bool // events that must not be executed (after a target)
+	// hidden is the target read when it writes as well (see writesAtTarget), else -1
+	hidden int32
+}
+
+// writesAtTarget reports whether the target read executes a write half
+// along with it at replay: a fetch-and-op or exchange always does; a
+// compare-and-swap does when the new value equals what it expects. The
+// written value is not in the trace, so no needed read may read across it.
+func writesAtTarget(ev []program.Event, r int32, v int64) bool {
+	if r < 0 {
+		return false
+	}
+	e := &ev[r]
+	if e.Is(program.CAS) {
+		return v == e.Arg
+	}
+	return e.Is(program.RMW)
 }
 
 func (e *seedEncoder) O(i int32) z3.Term { return e.c.Var(int(i)) }
@@ -122,6 +139,10 @@ func (e *seedEncoder) isRace(i int32) bool { return i == e.q.Race[0] || i == e.q
 func (e *seedEncoder) encode(s *z3.Solver) bool {
 	c, m, q, ev := e.c, e.m, e.q, e.q.Trace.Events
 	race := q.Race[0] >= 0 && q.Race[1] >= 0
+	e.hidden = -1
+	if writesAtTarget(ev, q.Read, q.Value) {
+		e.hidden = q.Read
+	}
 	// Events MHB-after a target cannot be in the prefix: the target's new
 	// value (or the race) comes last in its thread.
 	e.excluded = make([]bool, e.n)
@@ -160,16 +181,6 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		if i == q.Read {
 			add(e.N(i))
 			add(e.value(i, q.Value))
-			// A read-modify-write or compare-and-swap target executes its
-			// write half (of a value the trace cannot tell) together with
-			// the read at replay: no access to its location may follow it.
-			if ev[i].Is(program.RMW) || ev[i].Is(program.CAS) {
-				for _, a := range m.Accesses[ev[i].Loc] {
-					if a != i && !e.excluded[a] {
-						add(c.Implies(e.N(a), c.Lt(e.O(a), e.O(i))))
-					}
-				}
-			}
 			continue
 		}
 		add(c.Implies(e.N(i), e.value(i, ev[i].Value)))
@@ -236,6 +247,9 @@ func (e *seedEncoder) value(r int32, v int64) z3.Term {
 			continue
 		}
 		parts := []z3.Term{e.N(w), c.Lt(e.O(w), e.O(r))}
+		if h := e.hidden; h >= 0 && h != r && ev[h].Loc == ev[r].Loc {
+			parts = append(parts, c.Or(c.Lt(e.O(r), e.O(h)), c.Lt(e.O(h), e.O(w))))
+		}
 		possible := true
 		for _, w2 := range ws {
 			if w2 == w || e.excluded[w2] || m.Before(w2, w) || m.Before(r, w2) {
@@ -253,6 +267,9 @@ func (e *seedEncoder) value(r int32, v int64) z3.Term {
 	}
 	if v == e.q.Trace.InitValue(ev[r].Loc) {
 		var parts []z3.Term
+		if h := e.hidden; h >= 0 && h != r && ev[h].Loc == ev[r].Loc {
+			parts = append(parts, c.Lt(e.O(r), e.O(h)))
+		}
 		possible := true
 		for _, w2 := range ws {
 			if e.excluded[w2] || m.Before(r, w2) {

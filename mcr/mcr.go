@@ -22,7 +22,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -56,11 +55,12 @@ const (
 
 // node is one seed interleaving and what executing it gave.
 type node struct {
-	seed  program.Schedule
-	fixed map[program.EventID]int64 // reads the seed fixes, with their values
-	x     program.Execution
-	err   error
-	mcm   *encode.MCM
+	seed   program.Schedule
+	fixed  map[program.EventID]int64 // reads the seed fixes, with their values
+	parent *node
+	x      program.Execution
+	err    error
+	mcm    *encode.MCM
 }
 
 type query struct {
@@ -68,10 +68,17 @@ type query struct {
 	kind  queryKind
 	q     program.SeedQuery
 	deref bool // a seed that makes a dereferenced pointer read NULL
-	ans   program.SeedAnswer
-	err   error
-	by    string
-	dur   time.Duration
+	// relax: if the seed is unsatisfiable with the node's fixed reads
+	// required, ask again without them (Huang's Φ_seed(r, w) only keeps the
+	// causal past of r and w). A fixed read of another thread may only be
+	// possible after events that follow r (say, r's thread releasing a
+	// lock), which a seed ending at r cannot contain.
+	relax   bool
+	relaxed bool // the answer came from the relaxed query
+	ans     program.SeedAnswer
+	err     error
+	by      string
+	dur     time.Duration
 }
 
 // Explore runs MCR on p.
@@ -181,20 +188,20 @@ func (e *explorer) queries(ni int, n *node) []*query {
 		if ev[r].Kind != program.Read || isFixed[r] {
 			continue
 		}
-		blocked := false // flipping r would change a fixed read after it
+		// Flipping r cannot keep a fixed read that comes causally after it:
+		// ask Huang's Φ_seed right away then (see query.relax).
+		need := fixed
 		for _, f := range fixed {
 			if m.Before(r32, f) {
-				blocked = true
+				need = nil
 				break
 			}
 		}
-		if blocked {
-			continue
-		}
 		for _, v := range newValues(tr, m, r32) {
-			q := program.NewSeedQuery(tr, fixed)
+			q := program.NewSeedQuery(tr, need)
 			q.Read, q.Value = r32, v
-			qs = append(qs, &query{node: ni, kind: qSeed, q: q, deref: v == 0 && ev[r].Is(program.Deref)})
+			qs = append(qs, &query{node: ni, kind: qSeed, q: q, deref: v == 0 && ev[r].Is(program.Deref),
+				relax: len(need) > 0, relaxed: len(need) == 0 && len(fixed) > 0})
 		}
 	}
 	qs = append(qs, e.raceQueries(ni, tr, m)...)
@@ -351,6 +358,15 @@ func contains(ls []program.Loc, l program.Loc) bool {
 func (e *explorer) solve(ctx context.Context, w int, q *query) {
 	start := time.Now()
 	defer func() { q.dur = time.Since(start) }()
+	e.ask(ctx, w, q)
+	if q.err == nil && !q.ans.Sat && q.relax {
+		q.q.Fixed = nil
+		q.relaxed = true
+		e.ask(ctx, w, q)
+	}
+}
+
+func (e *explorer) ask(ctx context.Context, w int, q *query) {
 	if d := e.decider(w, false); d != nil {
 		q.ans, q.err = d.Seed(ctx, q.q)
 		q.by = d.Name()
@@ -409,12 +425,15 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			switch q.kind {
 			case qSeed:
 				e.rec.Extra("seeds", 1)
+				if q.relaxed {
+					e.rec.Extra("relaxed_seeds", 1) // not within the parent's map
+				}
 				if q.deref && e.report(explore.Finding{Kind: explore.KindNullDereference,
 					Message:   "predicted: the dereferenced pointer " + tr.LocName(tr.Events[q.q.Read].Loc) + " can be NULL",
 					Locations: []explore.Location{loc(tr, q.q.Read)}, Schedule: q.ans.Schedule}, tr) {
 					return nil, true
 				}
-				child := newChild(n, tr, q)
+				child := newChild(n, n.mcm, q)
 				key := child.key(tr)
 				if e.visited[key] {
 					e.rec.Extra("duplicates_avoided", 1)
@@ -446,6 +465,16 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 					Locations: sortedLocations(loc(tr, a), loc(tr, b))}
 				if e.report(f, tr) {
 					return nil, true
+				}
+				// explore the deadlocked execution too: it is an outcome
+				child := &node{seed: f.Schedule, parent: n, fixed: map[program.EventID]int64{}}
+				for _, id := range f.Schedule {
+					child.fixed[id] = 0
+				}
+				if key := "deadlock:" + child.key(tr); !e.visited[key] {
+					e.visited[key] = true
+					child.fixed = nil
+					next = append(next, child)
 				}
 			}
 		}
@@ -490,12 +519,6 @@ func (e *explorer) checkFixed(n *node, tr *program.Trace) {
 	for id, v := range n.fixed {
 		if g, ok := got[id]; !ok || g != v {
 			e.rec.Extra("seed_mismatches", 1)
-			if os.Getenv("MCR_DEBUG") != "" {
-				fmt.Fprintf(os.Stderr, "mismatch at %v: want %d got %d (present %v)\nseed %v\n", id, v, g, ok, n.seed)
-				for i := range tr.Events {
-					fmt.Fprintf(os.Stderr, "  %3d %s\n", i, tr.Describe(i))
-				}
-			}
 			return
 		}
 	}
@@ -513,26 +536,28 @@ func sortedLocations(a, b explore.Location) []explore.Location {
 	return []explore.Location{a, b}
 }
 
-// newChild makes the node of a satisfiable seed query: its map is every
-// read of the seed schedule with the value the query fixed.
-func newChild(parent *node, tr *program.Trace, q *query) *node {
-	pos := map[program.EventID]int32{}
-	for i := range tr.Events {
-		pos[tr.Events[i].ID()] = int32(i)
-	}
+// newChild makes the node of a satisfiable seed query. Its map holds the
+// target with its new value, the reads in the target's causal past (its
+// existence depends on them) and, unless the query was relaxed, the
+// parent's map. Reads that only the chosen source write depends on stay
+// free: another write of the same value could serve, so they may still be
+// flipped below.
+func newChild(parent *node, m *encode.MCM, q *query) *node {
+	tr := m.T
 	fixed := map[program.EventID]int64{}
-	for _, id := range q.ans.Schedule {
-		p, ok := pos[id]
-		if !ok || tr.Events[p].Kind != program.Read {
-			continue
+	past := m.Closure(q.q.Read)
+	for i, in := range past {
+		if in && tr.Events[i].Kind == program.Read {
+			fixed[tr.Events[i].ID()] = tr.Events[i].Value
 		}
-		v := tr.Events[p].Value
-		if p == q.q.Read {
-			v = q.q.Value
-		}
-		fixed[id] = v
 	}
-	return &node{seed: q.ans.Schedule, fixed: fixed}
+	fixed[tr.Events[q.q.Read].ID()] = q.q.Value
+	if !q.relaxed {
+		for id, v := range parent.fixed {
+			fixed[id] = v
+		}
+	}
+	return &node{seed: q.ans.Schedule, fixed: fixed, parent: parent}
 }
 
 // key is the canonical form of a node's read-value map.

@@ -106,7 +106,10 @@ type Event struct {
 	Flags  Flags
 	Loc    Loc   // location (Read, Write), lock (Acquire, Release, LockFail); 0 otherwise
 	Value  int64 // value read or written; the other thread for Fork and Join
-	Pos    Pos   // source position of the operation, or zero
+	// Arg is the value a compare-and-swap read (flag CAS) expected: the
+	// swap happens iff Value == Arg. Zero for other events.
+	Arg int64
+	Pos Pos // source position of the operation, or zero
 }
 
 // ID returns the event's identity (thread, index within the thread).

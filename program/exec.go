@@ -104,7 +104,15 @@ type Program interface {
 // the prefix could not be followed (wrong thread, index or disabled thread).
 func Replay(p Program, prefix Schedule) (Execution, error) {
 	x := p.Start()
+	done := map[ThreadID]int32{} // events executed per thread
+	seen := 0
 	for k, id := range prefix {
+		for tr := x.Trace(); seen < len(tr.Events); seen++ {
+			done[tr.Events[seen].Thread]++
+		}
+		if id.Index < done[id.Thread] {
+			continue // executed already: the write half of a read-modify-write
+		}
 		if over, _ := x.Done(); over {
 			return x, fmt.Errorf("schedule step %d: execution already over", k)
 		}
@@ -112,9 +120,6 @@ func Replay(p Program, prefix Schedule) (Execution, error) {
 			return x, fmt.Errorf("schedule step %d: thread %d does not exist", k, id.Thread)
 		}
 		e, st := x.Pending(id.Thread)
-		if st == Enabled && e.Index > id.Index {
-			continue // executed already: the write half of a read-modify-write
-		}
 		if st != Enabled {
 			return x, fmt.Errorf("schedule step %d: thread %s is not enabled", k, x.Trace().ThreadName(id.Thread))
 		}

@@ -95,6 +95,7 @@ type EventJSON struct {
 	Deref   bool   `json:"deref,omitempty"`
 	CAS     bool   `json:"cas,omitempty"`
 	Child   string `json:"child,omitempty"` // the other thread of a fork or join
+	Arg     int64  `json:"arg,omitempty"`   // the value a compare-and-swap expected
 	Line    int32  `json:"line,omitempty"`
 	Col     int32  `json:"col,omitempty"`
 }
@@ -109,7 +110,7 @@ func (t *Trace) JSON() *TraceJSON {
 		e := &t.Events[i]
 		j := EventJSON{Thread: t.Threads[e.Thread].Name, Index: e.Index, Kind: e.Kind.String(), Value: e.Value,
 			Atomic: e.Is(Atomic), RMW: e.Is(RMW), RMWW: e.Is(RMWWrite), Deref: e.Is(Deref), CAS: e.Is(CAS),
-			Line: e.Pos.Line, Col: e.Pos.Col}
+			Arg: e.Arg, Line: e.Pos.Line, Col: e.Pos.Col}
 		if e.Kind.IsAccess() || e.Kind.IsLock() {
 			j.Loc, j.LocName = e.Loc, t.LocName(e.Loc)
 		}

@@ -211,6 +211,7 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		o, off := x.resolve(th, args[0], int(in.w))
 		old := load(o.data[off:], in.w, in.flag&fSigned != 0)
 		exp, des := conv(args[1], in.w, in.flag&fSigned != 0), conv(args[2], in.w, in.flag&fSigned != 0)
+		x.arg = exp
 		if old == exp {
 			x.emit(th, program.Read, e.Flags|program.RMW, e.Loc, old, e.Pos)
 			store(o.data[off:], in.w, des)
@@ -218,6 +219,7 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		} else {
 			x.emit(th, program.Read, e.Flags, e.Loc, old, e.Pos)
 		}
+		x.arg = 0
 		push(old)
 	case bFence:
 		x.emit(th, program.Fence, 0, 0, 0, e.Pos)

@@ -97,6 +97,8 @@ type execution struct {
 	silent bool
 	// bounded is set when a thread reached the event bound
 	bounded *program.Outcome
+	// arg is the Arg of the next event emitted (a CAS's expected value)
+	arg int64
 }
 
 // atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*
@@ -252,8 +254,9 @@ func (x *execution) emit(th *thread, kind program.Kind, flags program.Flags, loc
 		return
 	}
 	x.trace.Events = append(x.trace.Events, program.Event{
-		Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: pos,
+		Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: pos, Arg: x.arg,
 	})
+	x.arg = 0
 	th.nevents++
 }
 

@@ -96,6 +96,9 @@ type Options struct {
 	Progress func(Stats)
 	// ProgressEvery is the minimum time between Progress calls (default 1s).
 	ProgressEvery time.Duration
+	// Observe, if set, sees every finished execution (tests use it to
+	// compare the outcomes of two explorers exactly).
+	Observe func(program.Execution)
 }
 
 // Recorder accumulates what explored executions show: classes, outcomes
@@ -133,6 +136,9 @@ func digest(s string) [16]byte {
 // a finding when it is a violation. It returns true if the exploration
 // should stop (a finding and not KeepGoing).
 func (r *Recorder) Execution(x program.Execution) bool {
+	if r.opts.Observe != nil {
+		r.opts.Observe(x)
+	}
 	r.stats.Executions++
 	tr := x.Trace()
 	r.stats.Events += len(tr.Events)

@@ -1,0 +1,62 @@
+package mcr_test
+
+import (
+	"context"
+	"os"
+	"sort"
+	"testing"
+
+	"mcr/mcr"
+	"mcr/program"
+	"mcr/program/cfront"
+	"mcr/program/explore"
+)
+
+// TestDebugOutcomes prints the outcomes dfs reaches and MCR misses for the
+// program named by MCR_DEBUG_FILE (a debugging aid; skipped otherwise).
+func TestDebugOutcomes(t *testing.T) {
+	file := os.Getenv("MCR_DEBUG_FILE")
+	if file == "" {
+		t.Skip()
+	}
+	p, err := cfront.Load(file, cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect := func(m map[string]string) func(program.Execution) {
+		return func(x program.Execution) {
+			tr := x.Trace()
+			k := program.OutcomeKey(tr)
+			if _, ok := m[k]; !ok {
+				s := ""
+				for i := range tr.Events {
+					s += "  " + tr.Describe(i) + "\n"
+				}
+				m[k] = s
+			}
+		}
+	}
+	d, m := map[string]string{}, map[string]string{}
+	explore.DFS(context.Background(), p, explore.Options{KeepGoing: true, Observe: collect(d)})
+	o := z3Options(1)
+	o.Observe = collect(m)
+	mcr.Explore(context.Background(), p, o)
+	var missing []string
+	for k := range d {
+		if _, ok := m[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	sort.Strings(missing)
+	for _, k := range missing {
+		t.Logf("missing %s\n%s", k, d[k])
+	}
+	var have []string
+	for k := range m {
+		have = append(have, k)
+	}
+	sort.Strings(have)
+	for _, k := range have {
+		t.Logf("mcr has %s", k)
+	}
+}
