@@ -89,22 +89,17 @@ func Explore(ctx context.Context, p program.Program, opts Options) *explore.Resu
 }
 
 type explorer struct {
-	p        program.Program
-	opts     Options
-	rec      *explore.Recorder
-	workers  int
-	visited  map[string]bool
-	raced    map[string]bool // location pairs whose race was found
-	deciders []program.SeedDecider
-	fallback []program.SeedDecider
-	initErr  error
-	mu       sync.Mutex
+	p       program.Program
+	opts    Options
+	rec     *explore.Recorder
+	workers int
+	visited map[string]bool
+	raced   map[string]bool // location pairs whose race was found
+	initErr error
+	mu      sync.Mutex
 }
 
 func (e *explorer) run(ctx context.Context) *explore.Result {
-	e.deciders = make([]program.SeedDecider, e.workers)
-	e.fallback = make([]program.SeedDecider, e.workers)
-	defer e.close()
 	level := []*node{{}}
 	for depth := 0; len(level) > 0; depth++ {
 		if ctx.Err() != nil {
@@ -126,8 +121,20 @@ func (e *explorer) run(ctx context.Context) *explore.Result {
 		for i, n := range level {
 			qs = append(qs, e.queries(i, n)...)
 		}
-		// 3. solve them in parallel
-		parallel.ForEach(ctx, e.workers, len(qs), func(w, i int) { e.solve(ctx, w, qs[i]) })
+		// 3. solve them, in parallel across nodes; a node's queries run in
+		// order on fresh deciders, so that a solver's answer cannot depend
+		// on which queries the same context saw before (Z3 models do)
+		byNode := make([][]*query, len(level))
+		for _, q := range qs {
+			byNode[q.node] = append(byNode[q.node], q)
+		}
+		parallel.ForEach(ctx, e.workers, len(level), func(_, i int) {
+			ds := &deciders{e: e}
+			defer ds.close()
+			for _, q := range byNode[i] {
+				ds.solve(ctx, q)
+			}
+		})
 		if ctx.Err() != nil {
 			e.rec.Stop(stopReason(ctx))
 			break
@@ -151,14 +158,6 @@ func stopReason(ctx context.Context) string {
 		return "timeout"
 	}
 	return "interrupted"
-}
-
-func (e *explorer) close() {
-	for _, d := range append(e.deciders, e.fallback...) {
-		if c, ok := d.(interface{ Close() }); ok && d != nil {
-			c.Close()
-		}
-	}
 }
 
 // queries lists the seed, race and deadlock queries of node n.
@@ -354,51 +353,81 @@ func contains(ls []program.Loc, l program.Loc) bool {
 	return false
 }
 
-// solve answers q with worker w's decider, falling back on failure.
-func (e *explorer) solve(ctx context.Context, w int, q *query) {
-	start := time.Now()
-	defer func() { q.dur = time.Since(start) }()
-	e.ask(ctx, w, q)
-	if q.err == nil && !q.ans.Sat && q.relax {
-		q.q.Fixed = nil
-		q.relaxed = true
-		e.ask(ctx, w, q)
+// deciders are the main and fallback deciders one node's queries use.
+type deciders struct {
+	e              *explorer
+	main, fallback program.SeedDecider
+	triedMain      bool
+	triedFallback  bool
+}
+
+func (ds *deciders) close() {
+	for _, d := range []program.SeedDecider{ds.main, ds.fallback} {
+		if c, ok := d.(interface{ Close() }); ok && d != nil {
+			c.Close()
+		}
 	}
 }
 
-func (e *explorer) ask(ctx context.Context, w int, q *query) {
-	if d := e.decider(w, false); d != nil {
+// get returns the main or fallback decider, creating it on first use.
+func (ds *deciders) get(fallback bool) program.SeedDecider {
+	slot, tried, mk := &ds.main, &ds.triedMain, ds.e.opts.NewDecider
+	if fallback {
+		slot, tried, mk = &ds.fallback, &ds.triedFallback, ds.e.opts.NewFallback
+	}
+	if !*tried && mk != nil {
+		*tried = true
+		d, err := mk()
+		if err != nil {
+			if !fallback {
+				ds.e.mu.Lock()
+				if ds.e.initErr == nil {
+					ds.e.initErr = err
+				}
+				ds.e.mu.Unlock()
+			}
+			return nil
+		}
+		*slot = d
+	}
+	return *slot
+}
+
+// solve answers q, relaxing a seed query when needed (see query.relax).
+func (ds *deciders) solve(ctx context.Context, q *query) {
+	start := time.Now()
+	defer func() { q.dur = time.Since(start) }()
+	ds.ask(ctx, q)
+	if q.err == nil && !q.ans.Sat && q.relax {
+		// Relax only if the fixed reads are out of reach because they need
+		// what r's thread does after r; if they are out of reach anyway,
+		// no execution in this node's space has r = v.
+		probe := *q
+		probe.q.Continue = true
+		ds.ask(ctx, &probe)
+		if probe.err != nil || !probe.ans.Sat {
+			q.err = probe.err
+			return
+		}
+		q.q.Fixed = nil
+		q.relaxed = true
+		ds.ask(ctx, q)
+	}
+}
+
+// ask answers q with the main decider, or the fallback when it fails.
+func (ds *deciders) ask(ctx context.Context, q *query) {
+	if d := ds.get(false); d != nil {
 		q.ans, q.err = d.Seed(ctx, q.q)
 		q.by = d.Name()
 		if q.err == nil {
 			return
 		}
 	}
-	if d := e.decider(w, true); d != nil {
+	if d := ds.get(true); d != nil {
 		q.ans, q.err = d.Seed(ctx, q.q)
 		q.by = d.Name() + " (fallback)"
 	}
-}
-
-// decider returns worker w's (main or fallback) decider, creating it lazily.
-func (e *explorer) decider(w int, fallback bool) program.SeedDecider {
-	slot, mk := &e.deciders[w], e.opts.NewDecider
-	if fallback {
-		slot, mk = &e.fallback[w], e.opts.NewFallback
-	}
-	if *slot == nil && mk != nil {
-		d, err := mk()
-		if err != nil {
-			e.mu.Lock()
-			if e.initErr == nil && !fallback {
-				e.initErr = err
-			}
-			e.mu.Unlock()
-			return nil
-		}
-		*slot = d
-	}
-	return *slot
 }
 
 // merge records the level's executions and answers in order and returns
