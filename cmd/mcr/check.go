@@ -32,6 +32,8 @@ type checkFlags struct {
 	qTimeout    time.Duration
 }
 
+func init() { commands = append(commands, newCheckCmd) }
+
 func newCheckCmd() *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{

@@ -40,6 +40,10 @@ func badInput(err error) error { return &exitError{exitBadInput, err} }
 
 var version = "0.1.0-dev"
 
+// commands are the verbs; each command's file adds its constructor in an
+// init function, so that adding a verb touches no shared line.
+var commands []func() *cobra.Command
+
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "mcr",
@@ -47,7 +51,10 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newCheckCmd(), newReplayCmd(), &cobra.Command{
+	for _, mk := range commands {
+		root.AddCommand(mk())
+	}
+	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprintf(cmd.OutOrStdout(), "mcr %s\n", version) },

@@ -8,6 +8,8 @@ import (
 	"mcr/program"
 )
 
+func init() { commands = append(commands, newReplayCmd) }
+
 func newReplayCmd() *cobra.Command {
 	var (
 		schedule  string
