@@ -21,7 +21,7 @@ import "mcr/program"
 
 // closureSC returns the closure of an SC instance (nodes are events, chains
 // are threads), or false if it has none.
-func closureSC(v *view) (*porder, bool) {
+func closureSC(v *view) (*porder, bool, error) {
 	nodes := make([][]int32, v.k)
 	for t := range v.k {
 		for e := v.start[t]; e < v.start[t+1]; e++ {
@@ -31,28 +31,31 @@ func closureSC(v *view) (*porder, bool) {
 	p := newPorder(nodes, v.n)
 	c := closer{v: v, p: p, node: func(e int32) int32 { return e }}
 	if !c.forkJoin() {
-		return nil, false
+		return nil, false, nil
 	}
 	writes := v.writesByLoc()
 	for c.changed = true; c.changed; {
+		if err := v.stopped("closure"); err != nil {
+			return nil, false, err
+		}
 		c.changed = false
 		for r := range int32(v.n) {
 			if v.kind[r] == program.Read && !c.goodWritesRules(r, writes[v.loc[r]]) {
-				return nil, false
+				return nil, false, nil
 			}
 		}
 		if !c.lockRules() {
-			return nil, false
+			return nil, false, nil
 		}
 	}
-	return p, true
+	return p, true, nil
 }
 
 // closureRelaxed returns the closure of a reads-from TSO or PSO instance.
 // Nodes are events (0..n-1) and memory-writes (flushNode); chains are the
 // threads, then the store-buffer chains, so that a state's done vector is
 // its prefix followed by its flushed counts.
-func closureRelaxed(v *view) (*porder, bool) {
+func closureRelaxed(v *view) (*porder, bool, error) {
 	nodes := make([][]int32, v.k+len(v.chains))
 	for t := range v.k {
 		for e := v.start[t]; e < v.start[t+1]; e++ {
@@ -67,7 +70,7 @@ func closureRelaxed(v *view) (*porder, bool) {
 	p := newPorder(nodes, v.n+v.numWrites())
 	c := closer{v: v, p: p, node: v.flushNode}
 	if !c.forkJoin() {
-		return nil, false
+		return nil, false, nil
 	}
 	// Program order between the halves of writes and the drains: a write's
 	// memory-write follows it; an event that drains its buffers follows the
@@ -78,13 +81,13 @@ func closureRelaxed(v *view) (*porder, bool) {
 			if v.drains(e) {
 				for _, w := range last {
 					if !c.edge(v.flushNode(w), e) {
-						return nil, false
+						return nil, false, nil
 					}
 				}
 			}
 			if v.kind[e] == program.Write {
 				if !c.edge(e, v.flushNode(e)) {
-					return nil, false
+					return nil, false, nil
 				}
 				last[v.chainOf[e]] = e
 			}
@@ -92,17 +95,20 @@ func closureRelaxed(v *view) (*porder, bool) {
 	}
 	writes := v.writesByLoc()
 	for c.changed = true; c.changed; {
+		if err := v.stopped("closure"); err != nil {
+			return nil, false, err
+		}
 		c.changed = false
 		for r := range int32(v.n) {
 			if v.kind[r] == program.Read && !c.readsFromRules(r, writes[v.loc[r]]) {
-				return nil, false
+				return nil, false, nil
 			}
 		}
 		if !c.lockRules() {
-			return nil, false
+			return nil, false, nil
 		}
 	}
-	return p, true
+	return p, true, nil
 }
 
 // closer holds the state of one closure computation. node maps a write to

@@ -141,58 +141,85 @@ func variants() []Info {
 	return out
 }
 
-// TestDifferential runs every decider on random instances of every model
-// and constraint kind and compares with NaiveVerify; every witness passes
-// the validator (CheckedDecide).
+// shapes are the random instance shapes of the differential test: many
+// small instances, and fewer medium ones with few locations and values, so
+// that writes compete.
+var shapes = []struct {
+	name string
+	n    int
+	opts func(rng *rand.Rand, i int) program.RandomOptions
+}{
+	{"small", 2000, func(rng *rand.Rand, i int) program.RandomOptions {
+		return program.RandomOptions{Threads: 2 + i%3, Events: 2 + i%7, Vars: 1 + i%3, Locks: i % 3, Perturb: 0.5}
+	}},
+	{"medium", 1000, func(rng *rand.Rand, i int) program.RandomOptions {
+		return program.RandomOptions{Threads: 2 + rng.IntN(3), Events: 3 + rng.IntN(10), Vars: 1 + rng.IntN(2), Locks: rng.IntN(2),
+			Values: 1 + rng.IntN(3), Perturb: 0.5, NoRMW: rng.IntN(3) == 0}
+	}},
+}
+
+// TestDifferential runs every decider (and ablation variant) on random
+// instances of every model and constraint kind and compares with
+// NaiveVerify; every witness passes the validator (CheckedDecide).
 func TestDifferential(t *testing.T) {
-	n := 2000
-	if testing.Short() {
-		n = 300
+	for _, shape := range shapes {
+		for _, m := range program.Models {
+			for _, c := range program.Constraints {
+				t.Run(fmt.Sprintf("%s-%s-%s", shape.name, m, c), func(t *testing.T) {
+					n := shape.n
+					if testing.Short() {
+						n /= 10
+					}
+					rng := rand.New(rand.NewPCG(uint64(m)+11, uint64(c)+13+uint64(len(shape.name))))
+					st := stats{perDecider: map[string]int{}}
+					for i := range n {
+						o := shape.opts(rng, i)
+						o.Model, o.Constraint = m, c
+						inst, _ := program.RandomInstance(rng, o)
+						differential(t, inst, &st)
+					}
+					t.Log(st)
+					if st.realizable < n/5 || st.unrealizable < n/5 {
+						t.Errorf("unbalanced: %v", st)
+					}
+				})
+			}
+		}
 	}
-	for _, m := range program.Models {
-		for _, c := range program.Constraints {
-			t.Run(fmt.Sprintf("%s-%s", m, c), func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(uint64(m)+11, uint64(c)+13))
-				st := stats{perDecider: map[string]int{}}
-				for i := range n {
-					o := program.RandomOptions{Threads: 2 + i%3, Events: 2 + i%7, Vars: 1 + i%3, Locks: i % 3, Model: m, Constraint: c, Perturb: 0.5}
-					inst, _ := program.RandomInstance(rng, o)
-					st.instances++
-					_, want, err := program.CheckedDecide(context.Background(), Naive{}, inst)
-					if err != nil {
-						t.Fatalf("naive: %v\n%s", err, dump(inst))
-					}
-					if want {
-						st.realizable++
-					} else {
-						st.unrealizable++
-					}
-					for _, info := range variants() {
-						if info.Name == "naive" || !info.Supports(inst) {
-							continue
-						}
-						_, got, err := program.CheckedDecide(context.Background(), info.New(), inst)
-						if errors.Is(err, program.ErrUnsupported) {
-							continue
-						}
-						if err != nil {
-							t.Fatalf("%s: %v\n%s", info.Name, err, dump(inst))
-						}
-						st.perDecider[info.Name]++
-						if got != want {
-							st.disagreements++
-							t.Errorf("%s says %v, naive %v\n%s", info.Name, got, want, dump(inst))
-							if st.disagreements > 3 {
-								t.FailNow()
-							}
-						}
-					}
-				}
-				t.Log(st)
-				if st.realizable < n/5 || st.unrealizable < n/5 {
-					t.Errorf("unbalanced: %v", st)
-				}
-			})
+}
+
+// differential decides inst with naive and every other decider that
+// supports it, and records the outcome in st.
+func differential(t *testing.T, inst *program.Instance, st *stats) {
+	t.Helper()
+	st.instances++
+	_, want, err := program.CheckedDecide(context.Background(), Naive{}, inst)
+	if err != nil {
+		t.Fatalf("naive: %v\n%s", err, dump(inst))
+	}
+	if want {
+		st.realizable++
+	} else {
+		st.unrealizable++
+	}
+	for _, info := range variants() {
+		if info.Name == "naive" || !info.Supports(inst) {
+			continue
+		}
+		_, got, err := program.CheckedDecide(context.Background(), info.New(), inst)
+		if errors.Is(err, program.ErrUnsupported) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", info.Name, err, dump(inst))
+		}
+		st.perDecider[info.Name]++
+		if got != want {
+			st.disagreements++
+			t.Errorf("%s says %v, naive %v\n%s", info.Name, got, want, dump(inst))
+			if st.disagreements > 3 {
+				t.FailNow()
+			}
 		}
 	}
 }

@@ -45,14 +45,25 @@ func (d *GetWitness) Decide(ctx context.Context, inst *program.Instance) (progra
 		}
 	}
 	v := newView(inst)
+	v.ctx = ctx
 	// P-I: saturation.
 	s, ok := newSaturation(v)
-	if !ok || !s.saturate() {
+	if ok {
+		var err error
+		if ok, err = s.saturate(); err != nil {
+			return nil, false, err
+		}
+	}
+	if !ok {
 		count(0)
 		return nil, false, nil
 	}
 	// P-II: witness construction guided by E.
-	if w, ok := constructWitness(v, s); ok && !d.NoConstruct {
+	w, ok, err := constructWitness(v, s)
+	if err != nil {
+		return nil, false, err
+	}
+	if ok && !d.NoConstruct {
 		count(1)
 		return w, true, nil
 	}
@@ -62,7 +73,7 @@ func (d *GetWitness) Decide(ctx context.Context, inst *program.Instance) (progra
 }
 
 // constructWitness is Algorithm 2. It returns false for "unknown".
-func constructWitness(v *view, shb *saturation) (program.Witness, bool) {
+func constructWitness(v *view, shb *saturation) (program.Witness, bool, error) {
 	glue := make([]int32, v.n)
 	rank := make([]int32, v.n)
 	for e := range int32(v.n) {
@@ -100,11 +111,11 @@ func constructWitness(v *view, shb *saturation) (program.Witness, bool) {
 					a, b = c, d
 				}
 				if _, ok := p.addEdge(a, b); !ok {
-					return nil, false
+					return nil, false, nil
 				}
 				// Lines 7-8: saturate; a cycle means "unknown".
-				if !cohb.saturate() {
-					return nil, false
+				if ok, err := cohb.saturate(); err != nil || !ok {
+					return nil, false, err
 				}
 			}
 		}
@@ -115,7 +126,7 @@ func constructWitness(v *view, shb *saturation) (program.Witness, bool) {
 	for _, e := range p.linearize(rank, glue) {
 		node = tr.add(node, e, false)
 	}
-	return tr.witness(v, node), true
+	return tr.witness(v, node), true, nil
 }
 
 // consistencyDecision is Algorithm 3: search the configuration graph (a

@@ -88,9 +88,12 @@ func newSaturation(v *view) (*saturation, bool) {
 }
 
 // saturate closes s.p under R1 and R2; false means shb is cyclic.
-func (s *saturation) saturate() bool {
+func (s *saturation) saturate() (bool, error) {
 	p := s.p
 	for changed := true; changed; {
+		if err := s.v.stopped("saturation"); err != nil {
+			return false, err
+		}
 		changed = false
 		add := func(a, b int32) bool {
 			ch, ok := p.addEdge(a, b)
@@ -107,20 +110,20 @@ func (s *saturation) saturate() bool {
 					// init [shb] every write: R1 makes any write before r a
 					// cycle, R2 puts r before every write.
 					if p.before(s.last(w), s.first(r)) || !add(s.last(r), s.first(w)) {
-						return false
+						return false, nil
 					}
 					continue
 				}
 				// R1: eW [shb] eR and e'W [rf] eR imply eW [shb] e'W.
 				if p.before(s.last(w), s.first(r)) && !add(s.last(w), s.first(src)) {
-					return false
+					return false, nil
 				}
 				// R2: e'W [shb] eW and e'W [rf] eR imply eR [shb] eW.
 				if p.before(s.last(src), s.first(w)) && !add(s.last(r), s.first(w)) {
-					return false
+					return false, nil
 				}
 			}
 		}
 	}
-	return true
+	return true, nil
 }

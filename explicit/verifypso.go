@@ -48,9 +48,9 @@ func (d *VerifyPSO) Decide(ctx context.Context, inst *program.Instance) (program
 	if inst.Model != program.PSO || inst.Constraint != program.ReadsFrom {
 		return nil, false, unsupported("verifypso", inst)
 	}
-	r, ok := newRelaxed(inst, d.NoClosure, "verifypso", ctx)
-	if !ok {
-		return nil, false, nil
+	r, ok, err := newRelaxed(inst, d.NoClosure, "verifypso", ctx)
+	if err != nil || !ok {
+		return nil, false, err
 	}
 	return (&pso{relaxed: r}).run()
 }

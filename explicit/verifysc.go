@@ -3,10 +3,14 @@ package explicit
 // This file implements VerifySC, Algorithm 1 of seed 000
 // (000_1fb260b9b3a323b2.txt, Section 4.1): deciding VSC(X, GoodW) by
 // enumerating witness states, i.e. pairs (executed lower set of (X, PO),
-// memory map). The memory map is kept as the last write of each location
-// (the paper keeps its thread, which with the lower set names the same
-// write). With k threads, n events and d locations there are at most
-// n^k * k^d states: polynomial for a fixed number of threads and locations.
+// memory map). The paper's memory map holds the thread of each location's
+// active write, which with the lower set names the write; we hold the
+// write itself, canonicalised: writes that are good writes of exactly the
+// same reads are interchangeable (every later step asks of the active
+// write only which reads may read it), so a class representative stands
+// for all (with value-based good writes, the writes of one value). With k
+// threads, n events and d locations there are at most n^k * k^d states:
+// polynomial for a fixed number of threads and locations.
 //
 // With the practical heuristics of Section 4.2:
 //  1. greedy steps: an executable read is taken alone, and so is a write
@@ -47,6 +51,7 @@ func (d *VerifySC) Decide(ctx context.Context, inst *program.Instance) (program.
 		return nil, false, unsupported("verifysc", inst)
 	}
 	v := newView(inst)
+	v.ctx = ctx
 	s := &scSearch{v: v, opts: *d, tick: ticker{ctx: ctx, name: "verifysc"}, readsOf: make([][]int32, v.d),
 		tracked: make([]bool, v.d), rank: make([]int32, v.n)}
 	for e := range int32(v.n) {
@@ -68,12 +73,26 @@ func (d *VerifySC) Decide(ctx context.Context, inst *program.Instance) (program.
 			return w, true, nil
 		}
 	}
+	s.classes()
 	if !d.NoClosure {
-		p, ok := closureSC(v)
-		if !ok {
-			return nil, false, nil // no closure: no witness
+		p, ok, err := closureSC(v)
+		if err != nil || !ok {
+			return nil, false, err // no closure: no witness
 		}
 		s.p = p
+		if d.NoGuide || len(inst.Guide) == 0 {
+			// No auxiliary trace: a linearization of the closure, threads
+			// interleaved round robin, stands in for one.
+			rr := make([]int32, v.n)
+			glue := make([]int32, v.n)
+			for e := range int32(v.n) {
+				rr[e] = v.idx[e]*int32(v.k) + v.th[e]
+				glue[e] = -1
+			}
+			for pos, e := range p.linearize(rr, glue) {
+				s.rank[e] = int32(pos)
+			}
+		}
 	}
 	return s.run()
 }
@@ -86,7 +105,34 @@ type scSearch struct {
 	readsOf [][]int32 // per location: its reads
 	tracked []bool    // per lock: some acquire is constrained, so its last release is state
 	rank    []int32   // per event: position in the guide (n+e if absent)
+	canon   []int32   // per write or release: its class representative
+	canonIn []int32   // per location or lock: the representative of init
 	tr      trail
+}
+
+// classes computes the representatives of writes (and releases) with the
+// same readers, init first.
+func (s *scSearch) classes() {
+	v := s.v
+	s.canon, s.canonIn = make([]int32, v.n), make([]int32, v.d)
+	rep := map[string]int32{}
+	sig := func(l int32, rd []int32) string { return string(key(nil, []int32{l}, rd)) }
+	for l := range int32(v.d) {
+		s.canonIn[l] = program.InitSource
+		rep[sig(l, v.initRd[l])] = program.InitSource
+	}
+	for e := range int32(v.n) {
+		if k := v.kind[e]; k != program.Write && k != program.Release {
+			continue
+		}
+		k := sig(v.loc[e], v.readers[e])
+		r, ok := rep[k]
+		if !ok {
+			r = e
+			rep[k] = e
+		}
+		s.canon[e] = r
+	}
 }
 
 // scState is a witness state with the trail node of its prefix.
@@ -100,7 +146,7 @@ func (s *scSearch) run() (program.Witness, bool, error) {
 	// Line 1: S <- {ε}; Done <- {ε}.
 	root := &scState{prefix: make([]int32, v.k), mem: make([]int32, v.d), node: -1}
 	for l := range root.mem {
-		root.mem[l] = program.InitSource
+		root.mem[l] = s.canonIn[l]
 	}
 	done := map[string]bool{}
 	var kb []byte
@@ -262,16 +308,16 @@ func (s *scSearch) apply(x *scState, e int32) *scState {
 	y.prefix[t]++
 	switch v.kind[e] {
 	case program.Write:
-		y.mem[l] = e
+		y.mem[l] = s.canon[e]
 	case program.Release:
 		if s.tracked[l] {
-			y.mem[l] = e
+			y.mem[l] = s.canon[e]
 		}
 	case program.Read:
 		if v.rmw[e] {
 			y.node = s.tr.add(y.node, e+1, false)
 			y.prefix[t]++
-			y.mem[l] = e + 1
+			y.mem[l] = s.canon[e+1]
 		}
 	}
 	return y

@@ -40,9 +40,9 @@ func (d *VerifyTSO) Decide(ctx context.Context, inst *program.Instance) (program
 	if inst.Model != program.TSO || inst.Constraint != program.ReadsFrom {
 		return nil, false, unsupported("verifytso", inst)
 	}
-	r, ok := newRelaxed(inst, d.NoClosure, "verifytso", ctx)
-	if !ok {
-		return nil, false, nil
+	r, ok, err := newRelaxed(inst, d.NoClosure, "verifytso", ctx)
+	if err != nil || !ok {
+		return nil, false, err
 	}
 	return r.verifyTSO()
 }
@@ -59,8 +59,9 @@ type relaxed struct {
 	tr        trail
 }
 
-func newRelaxed(inst *program.Instance, noClosure bool, name string, ctx context.Context) (*relaxed, bool) {
+func newRelaxed(inst *program.Instance, noClosure bool, name string, ctx context.Context) (*relaxed, bool, error) {
 	v := newView(inst)
+	v.ctx = ctx
 	r := &relaxed{v: v, tick: ticker{ctx: ctx, name: name}, readersOf: make([][]int32, v.d)}
 	for e := range int32(v.n) {
 		switch v.kind[e] {
@@ -70,7 +71,7 @@ func newRelaxed(inst *program.Instance, noClosure bool, name string, ctx context
 			// read of init has none; otherwise there is no witness.
 			s := v.src[e][0]
 			if s == program.InitSource && v.ownPrev[e] >= 0 || s >= 0 && v.th[s] == v.th[e] && s != v.ownPrev[e] {
-				return nil, false
+				return nil, false, nil
 			}
 			fallthrough
 		case program.Acquire:
@@ -78,13 +79,13 @@ func newRelaxed(inst *program.Instance, noClosure bool, name string, ctx context
 		}
 	}
 	if !noClosure {
-		p, ok := closureRelaxed(v)
-		if !ok {
-			return nil, false
+		p, ok, err := closureRelaxed(v)
+		if err != nil || !ok {
+			return nil, false, err
 		}
 		r.p = p
 	}
-	return r, true
+	return r, true, nil
 }
 
 // flushed reports whether write w's memory-write is in state st.

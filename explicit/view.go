@@ -39,6 +39,19 @@ type view struct {
 	thChain [][]int32 // per thread: its chains
 
 	flushBase []int32 // see flushNode
+
+	ctx context.Context // checked once per fixpoint pass of closure and saturation
+}
+
+// stopped returns the context's error, if any, naming the phase.
+func (v *view) stopped(phase string) error {
+	if v.ctx == nil {
+		return nil
+	}
+	if err := v.ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", phase, err)
+	}
+	return nil
 }
 
 // crit is a critical section: acquire and release events (rel = -1 if the

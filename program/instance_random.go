@@ -26,6 +26,9 @@ type RandomOptions struct {
 	Perturb float64
 	// NoForks, NoRMW, NoFences leave those events out of the skeleton.
 	NoForks, NoRMW, NoFences bool
+	// NoCut runs the skeleton as far as it goes; otherwise every step ends
+	// the execution with probability 1/100.
+	NoCut bool
 }
 
 // RandomInstance returns a random instance shaped by o, and whether it was
@@ -59,7 +62,7 @@ func RandomInstance(rng *rand.Rand, o RandomOptions) (*Instance, bool) {
 	var steps []Step
 	for {
 		steps = m.enabled(steps[:0])
-		if len(steps) == 0 || len(m.atomic) == 0 && rng.IntN(100) == 0 {
+		if len(steps) == 0 || !o.NoCut && len(m.atomic) == 0 && rng.IntN(100) == 0 {
 			break
 		}
 		s := steps[rng.IntN(len(steps))]
