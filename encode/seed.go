@@ -111,23 +111,9 @@ type seedEncoder struct {
 	q        program.SeedQuery
 	n        int
 	excluded []bool // events that must not be executed (after a target)
-	// hidden is the target read when it writes as well (see writesAtTarget), else -1
+	// hidden is the target read when it writes as well
+	// (program.WritesAtTarget), else -1
 	hidden int32
-}
-
-// writesAtTarget reports whether the target read executes a write half
-// along with it at replay: a fetch-and-op or exchange always does; a
-// compare-and-swap does when the new value equals what it expects. The
-// written value is not in the trace, so no needed read may read across it.
-func writesAtTarget(ev []program.Event, r int32, v int64) bool {
-	if r < 0 {
-		return false
-	}
-	e := &ev[r]
-	if e.Is(program.CAS) {
-		return v == e.Arg
-	}
-	return e.Is(program.RMW)
 }
 
 func (e *seedEncoder) O(i int32) z3.Term { return e.c.Var(int(i)) }
@@ -140,7 +126,7 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 	c, m, q, ev := e.c, e.m, e.q, e.q.Trace.Events
 	race := q.Race[0] >= 0 && q.Race[1] >= 0
 	e.hidden = -1
-	if writesAtTarget(ev, q.Read, q.Value) {
+	if q.Read >= 0 && program.WritesAtTarget(&ev[q.Read], q.Value) {
 		e.hidden = q.Read
 	}
 	// Events MHB-after a target cannot be in the prefix: the target's new

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mcr/encode"
+	"mcr/explicit"
 	"mcr/mcr"
 	"mcr/program"
 	"mcr/program/explore"
@@ -18,6 +19,7 @@ type runConfig struct {
 	workers      int
 	decider      string
 	queryTimeout time.Duration
+	cross        *mcr.CrossStats // counters of --decider both
 }
 
 // algorithm is one exploration algorithm of `mcr check --algo`. This table
@@ -36,15 +38,38 @@ var algorithms = map[string]algorithm{
 	"mcr": {"mcr", "Maximal Causality Reduction (seed 001, Algorithms 1-3)", exploreMCR},
 }
 
-// deciders maps --decider values to constructors of per-worker seed deciders.
+// deciders maps --decider values to constructors of seed deciders (one per
+// node of the search; see mcr.Options).
 var deciders = map[string]func(cfg runConfig) (program.SeedDecider, error){
-	"z3": func(cfg runConfig) (program.SeedDecider, error) { return encode.NewZ3Seeder(cfg.queryTimeout) },
+	"z3":       func(cfg runConfig) (program.SeedDecider, error) { return encode.NewZ3Seeder(cfg.queryTimeout) },
+	"explicit": func(runConfig) (program.SeedDecider, error) { return explicit.Seeder{}, nil },
+	"both": func(cfg runConfig) (program.SeedDecider, error) {
+		z, err := encode.NewZ3Seeder(cfg.queryTimeout)
+		if err != nil {
+			return nil, err
+		}
+		return mcr.CrossCheck{A: z, B: explicit.Seeder{}, CrossStats: cfg.cross}, nil
+	},
 }
 
 func exploreMCR(ctx context.Context, p program.Program, opts explore.Options, cfg runConfig) *explore.Result {
 	mk := deciders[cfg.decider]
-	return mcr.Explore(ctx, p, mcr.Options{Options: opts, Workers: cfg.workers,
-		NewDecider: func() (program.SeedDecider, error) { return mk(cfg) }})
+	o := mcr.Options{Options: opts, Workers: cfg.workers, NewDecider: func() (program.SeedDecider, error) { return mk(cfg) }}
+	if cfg.decider != "explicit" {
+		// Z3 unknown, timeout or absence: the explicit search answers
+		o.NewFallback = func() (program.SeedDecider, error) { return explicit.Seeder{}, nil }
+	}
+	res := mcr.Explore(ctx, p, o)
+	if cfg.cross != nil {
+		res.Stats.Extra["crosscheck_queries"] = float64(cfg.cross.Queries)
+		res.Stats.Extra["crosscheck_disagreements"] = float64(cfg.cross.Disagreements)
+		res.Stats.Extra["crosscheck_invalid"] = float64(cfg.cross.Invalid)
+		if cfg.cross.First != "" {
+			res.Stats.Stopped = "deciders disagree: " + cfg.cross.First
+			res.Stats.Complete = false
+		}
+	}
+	return res
 }
 
 func names[V any](m map[string]V) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"mcr/mcr"
 	"mcr/program"
 	"mcr/program/cfront"
 	"mcr/program/explore"
@@ -100,7 +101,11 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 			_ = bar.Add(1)
 		}
 	}
-	res := algo.Run(ctx, p, opts, runConfig{workers: f.workers, decider: f.decider, queryTimeout: f.qTimeout})
+	cfg := runConfig{workers: f.workers, decider: f.decider, queryTimeout: f.qTimeout}
+	if f.decider == "both" {
+		cfg.cross = &mcr.CrossStats{}
+	}
+	res := algo.Run(ctx, p, opts, cfg)
 	if bar != nil {
 		_ = bar.Finish()
 	}
