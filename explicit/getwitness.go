@@ -39,6 +39,9 @@ func (d *GetWitness) Decide(ctx context.Context, inst *program.Instance) (progra
 	if inst.Model != program.SC || inst.Constraint != program.ReadsFrom {
 		return nil, false, unsupported("getwitness", inst)
 	}
+	if err := inst.Check(); err != nil {
+		return nil, false, err
+	}
 	count := func(phase int) {
 		if d.Phases != nil {
 			d.Phases[phase]++

@@ -34,6 +34,9 @@ func (Naive) Decide(ctx context.Context, inst *program.Instance) (program.Witnes
 
 // NaiveVerify decides inst by exhaustive enumeration of witness states.
 func NaiveVerify(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
+	if err := inst.Check(); err != nil {
+		return nil, false, err
+	}
 	v := newView(inst)
 	s := &naive{v: v, tick: ticker{ctx: ctx, name: "naive"}}
 	return s.run()

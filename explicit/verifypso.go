@@ -48,6 +48,9 @@ func (d *VerifyPSO) Decide(ctx context.Context, inst *program.Instance) (program
 	if inst.Model != program.PSO || inst.Constraint != program.ReadsFrom {
 		return nil, false, unsupported("verifypso", inst)
 	}
+	if err := inst.Check(); err != nil {
+		return nil, false, err
+	}
 	r, ok, err := newRelaxed(inst, d.NoClosure, "verifypso", ctx)
 	if err != nil || !ok {
 		return nil, false, err

@@ -20,7 +20,8 @@ package explicit
 //  2. closure (closure.go): the search only takes P-minimal events;
 //  3. guidance by an auxiliary trace (Instance.Guide): if it is a witness it
 //     is returned at once, otherwise the worklist is a stack and extensions
-//     are pushed in reverse guide order.
+//     are pushed in reverse guide order. Without a guide, a linearization
+//     of the closure (threads round robin) stands in for it.
 //
 // Appendix A: an RMW/CAS read is executable only if its write half is
 // executable right after it, and both are taken as one step; an acquire
@@ -49,6 +50,9 @@ func (d *VerifySC) Name() string { return "verifysc" }
 func (d *VerifySC) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
 	if inst.Model != program.SC {
 		return nil, false, unsupported("verifysc", inst)
+	}
+	if err := inst.Check(); err != nil {
+		return nil, false, err
 	}
 	v := newView(inst)
 	v.ctx = ctx

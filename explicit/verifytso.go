@@ -40,6 +40,9 @@ func (d *VerifyTSO) Decide(ctx context.Context, inst *program.Instance) (program
 	if inst.Model != program.TSO || inst.Constraint != program.ReadsFrom {
 		return nil, false, unsupported("verifytso", inst)
 	}
+	if err := inst.Check(); err != nil {
+		return nil, false, err
+	}
 	r, ok, err := newRelaxed(inst, d.NoClosure, "verifytso", ctx)
 	if err != nil || !ok {
 		return nil, false, err

@@ -21,8 +21,9 @@ type RandomOptions struct {
 	Values     int         // distinct values written, 0..Values-1 (0 means 2)
 	Model      MemoryModel // memory model of the instance
 	Constraint Constraint  // reads-from or good-writes
-	// Perturb is the probability that 1 or 2 sources are changed after
-	// generation (the instance is then often unrealizable); negative means 0.
+	// Perturb is the probability that 1 or 2 sources (2 or 3 good-writes
+	// sets) are changed after generation (the instance is then often
+	// unrealizable); 0 or negative means never.
 	Perturb float64
 	// NoForks, NoRMW, NoFences leave those events out of the skeleton.
 	NoForks, NoRMW, NoFences bool
@@ -143,7 +144,11 @@ func RandomInstance(rng *rand.Rand, o RandomOptions) (*Instance, bool) {
 	}
 	perturbed := weaker
 	if o.Perturb > 0 && rng.Float64() < o.Perturb {
-		for range 1 + rng.IntN(2) {
+		times := 1 + rng.IntN(2)
+		if o.Constraint == GoodWrites {
+			times++ // a perturbed good-writes set often still has a way out
+		}
+		for range times {
 			if perturb(rng, inst) {
 				perturbed = true
 			}
