@@ -128,11 +128,7 @@ func newSeedSearch(ctx context.Context, q program.SeedQuery) (*seedSearch, error
 	if q.Read >= 0 {
 		e := &t.Events[q.Read]
 		s.stop[e.Thread] = e.Index + 1
-		if e.Is(program.CAS) {
-			s.hidden = q.Value == e.Arg
-		} else {
-			s.hidden = e.Is(program.RMW)
-		}
+		s.hidden = program.WritesAtTarget(e, q.Value)
 	}
 	for _, p := range q.Race {
 		if p >= 0 {

@@ -292,6 +292,11 @@ func TestSeedSearch(t *testing.T) {
 			}
 			if ans.Sat {
 				sat++
+				if joinsEnded(tr) {
+					if err := program.CheckSeed(q, ans); err != nil {
+						t.Fatalf("query read %d value %d fixed %v race %v: program.CheckSeed: %v\n%s", q.Read, q.Value, q.Fixed, q.Race, err, describe(tr))
+					}
+				}
 				if err := checkSeed(q, ans.Schedule); err != nil {
 					t.Fatalf("query read %d value %d fixed %v race %v: %v\n%s", q.Read, q.Value, q.Fixed, q.Race, err, describe(tr))
 				}
@@ -307,6 +312,26 @@ func TestSeedSearch(t *testing.T) {
 	if sat < 100 || unsat < 100 {
 		t.Errorf("unbalanced: %d sat, %d unsat", sat, unsat)
 	}
+}
+
+// joinsEnded reports whether every joined thread of tr ends with an End
+// event and every forked one starts with Begin, as program.CheckSeed
+// expects of traces.
+func joinsEnded(tr *program.Trace) bool {
+	pos := tr.Index()
+	for _, e := range tr.Events {
+		if e.Kind != program.Join && e.Kind != program.Fork {
+			continue
+		}
+		if int(e.Value) >= len(pos) {
+			return false
+		}
+		if ps := pos[e.Value]; len(ps) == 0 || e.Kind == program.Join && tr.Events[ps[len(ps)-1]].Kind != program.End ||
+			e.Kind == program.Fork && tr.Events[ps[0]].Kind != program.Begin {
+			return false
+		}
+	}
+	return true
 }
 
 func describe(tr *program.Trace) string {
