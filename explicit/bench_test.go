@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"mcr/program"
+	"mcr/program/tracefile"
 )
 
 // benchSizes are the random instance shapes of the benchmarks.
@@ -109,5 +111,57 @@ func BenchmarkSeedSearch(b *testing.B) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkRecorded decides the instances of the recorded Java traces of
+// shared/data (VerifySC on value-based good writes, GetWitness on the
+// traces' reads-from) and answers seed queries on them (each of the first
+// 50 reads with the value of another write to its location).
+func BenchmarkRecorded(b *testing.B) {
+	for _, f := range recorded(b) {
+		tr, _, err := tracefile.ReadAll(f, tracefile.Options{})
+		if err != nil || len(tr.Events) < 100 {
+			continue
+		}
+		name := filepath.Base(f)
+		for _, c := range []struct {
+			decider string
+			kind    program.Constraint
+		}{{"verifysc", program.GoodWrites}, {"getwitness", program.ReadsFrom}} {
+			inst, err := program.InstanceFromTrace(tr, c.kind)
+			if err != nil {
+				continue
+			}
+			info, _ := Lookup(c.decider)
+			b.Run(fmt.Sprintf("%s/%s", c.decider, name), func(b *testing.B) {
+				for b.Loop() {
+					if _, ok, err := info.New().Decide(context.Background(), inst); err != nil || !ok {
+						b.Fatal(ok, err)
+					}
+				}
+			})
+		}
+		var queries [][2]int64
+		for r, e := range tr.Events {
+			if e.Kind != program.Read || len(queries) == 50 {
+				continue
+			}
+			for _, w := range tr.Events {
+				if w.Kind == program.Write && w.Loc == e.Loc && w.Value != e.Value {
+					queries = append(queries, [2]int64{int64(r), w.Value})
+					break
+				}
+			}
+		}
+		b.Run("seed/"+name, func(b *testing.B) {
+			for b.Loop() {
+				for _, q := range queries {
+					if _, _, err := SeedSearch(context.Background(), tr, int(q[0]), q[1]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }

@@ -596,3 +596,124 @@ func (inst *Instance) TraceOf(w Witness) *Trace {
 	}
 	return tr
 }
+
+// InstanceFromTrace returns the consistency instance of trace t under SC:
+// its events per thread, with fork and join, and as constraint either the
+// reads-from of t itself (ReadsFrom: every read reads the last earlier write
+// to its location in t, every acquire follows the last earlier release; t is
+// then a witness if it is sequentially consistent) or value-based good
+// writes (GoodWrites: a read may read any write of its location with the
+// value it read, or the initial value if equal; acquires are
+// unconstrained), the instances of seed 000 Section 4. Locations are
+// renumbered densely and keep their names (made unique). LockFail events
+// are not supported.
+func InstanceFromTrace(t *Trace, c Constraint) (*Instance, error) {
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	k := len(t.Threads)
+	threads := make([]string, k)
+	for i, th := range t.Threads {
+		threads[i] = th.Name
+		if th.Name == "" || strings.ContainsAny(th.Name, ": \t\n") {
+			threads[i] = fmt.Sprintf("T%d", i)
+		}
+	}
+	type key struct {
+		l    Loc
+		lock bool
+	}
+	locID := map[key]Loc{}
+	var locs []string
+	var init []int64
+	names := map[string]bool{}
+	events := make([][]Event, k)
+	origin := make([]EventID, len(t.Events)) // instance identity of each trace event
+	for i := range t.Events {
+		e := t.Events[i]
+		if e.Kind == LockFail {
+			return nil, fmt.Errorf("%s: a failed trylock has no place in a consistency instance", t.Describe(i))
+		}
+		if e.Kind.IsAccess() || e.Kind.IsLock() {
+			kk := key{e.Loc, e.Kind.IsLock()}
+			l, ok := locID[kk]
+			if !ok {
+				l = Loc(len(locs))
+				locID[kk] = l
+				n := t.LocName(e.Loc)
+				for names[n] || n == "" {
+					n += "'"
+				}
+				names[n] = true
+				locs = append(locs, n)
+				init = append(init, t.InitValue(e.Loc))
+			}
+			e.Loc = l
+		}
+		e.Pos = Pos{}
+		origin[i] = EventID{e.Thread, int32(len(events[e.Thread]))}
+		events[e.Thread] = append(events[e.Thread], e)
+	}
+	sources := map[EventID][]EventID{}
+	if c == ReadsFrom {
+		rf := RF(t)
+		lastRel := map[Loc]EventID{}
+		for i := range t.Events {
+			e := &t.Events[i]
+			switch e.Kind {
+			case Read:
+				if rf[i] < 0 {
+					sources[origin[i]] = []EventID{InitID}
+				} else {
+					sources[origin[i]] = []EventID{origin[rf[i]]}
+				}
+			case Acquire:
+				if r, ok := lastRel[e.Loc]; ok {
+					sources[origin[i]] = []EventID{r}
+				} else {
+					sources[origin[i]] = []EventID{InitID}
+				}
+			case Release:
+				lastRel[e.Loc] = origin[i]
+			}
+		}
+	}
+	inst := buildInstance(SC, c, threads, locs, events)
+	inst.Init = init
+	for id, srcs := range sources {
+		set := make([]int32, len(srcs))
+		for j, s := range srcs {
+			set[j] = InitSource
+			if s != InitID {
+				set[j] = inst.Dense(s)
+			}
+		}
+		inst.Sources[inst.Dense(id)] = set
+	}
+	if c == ReadsFrom {
+		// Read values follow the sources (t may not be consistent).
+		for i := range inst.Events {
+			if e := &inst.Events[i]; e.Kind == Read {
+				if s := inst.Sources[i][0]; s == InitSource {
+					e.Value = inst.InitValue(e.Loc)
+				} else {
+					e.Value = inst.Events[s].Value
+				}
+			}
+		}
+	} else {
+		for i := range inst.Events {
+			if e := &inst.Events[i]; e.Kind == Read {
+				inst.Sources[i] = inst.sameValueWrites(e.Loc, e.Value)
+				if len(inst.Sources[i]) == 0 {
+					return nil, fmt.Errorf("%s: no write of %s writes %d", inst.Describe(int32(i)), inst.LocName(e.Loc), e.Value)
+				}
+			}
+		}
+	}
+	inst.Name = t.File
+	if err := inst.Check(); err != nil {
+		return nil, err
+	}
+	return inst, nil
+}
