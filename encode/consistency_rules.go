@@ -1,0 +1,273 @@
+package encode
+
+// This file implements the conditional constraints of the consistency
+// encodings over the order skeleton (consistency_order.go):
+//
+//   - Φ_rf: every read reads from one of its allowed sources. A reads-from
+//     instance (VSC-rf, 002_29f9f830801bf5b9.txt Section 5; VTSO-rf and
+//     VPSO-rf, 004_fe58e94b2666f77b.txt Section 2.1) gives one source, a
+//     good-writes instance (000_1fb260b9b3a323b2.txt Section 4) a set; the
+//     formula is the disjunction over the set either way.
+//   - Φ_lock: critical sections of a lock do not overlap, and an acquire
+//     with sources finds one of them as the lock's last release.
+//
+// Every formula is built with the skeleton's simplifications, so pairs the
+// skeleton already orders (program order, fork/join, FIFO, fences) cost
+// nothing.
+
+import (
+	"slices"
+
+	"mcr/program"
+)
+
+// rules holds the per-location data the constraints need.
+type rules struct {
+	*skeleton
+	writes  [][]int32 // per location: its writes
+	rels    [][]int32 // per lock: its releases
+	crits   [][]crit  // per lock: its critical sections
+	ownPrev []int32   // per read: its thread's latest earlier write to its location, or -1
+	aux     []int32   // per read or acquire with several sources: its window node (see window)
+}
+
+// crit is a critical section: acquire and release events (rel = -1 if its
+// thread never releases the lock).
+type crit struct{ acq, rel int32 }
+
+// newRules collects what the rules need and adds their auxiliary nodes to
+// s, which must not be closed yet.
+func newRules(s *skeleton) *rules {
+	inst := s.inst
+	d := len(inst.Locs)
+	r := &rules{skeleton: s, writes: make([][]int32, d), rels: make([][]int32, d), crits: make([][]crit, d),
+		ownPrev: make([]int32, len(inst.Events)), aux: make([]int32, len(inst.Events))}
+	for t := range inst.Threads {
+		lastW := map[program.Loc]int32{}
+		open := map[program.Loc]int{} // lock -> index of its open section in crits
+		for i := inst.Start[t]; i < inst.Start[t+1]; i++ {
+			e := &inst.Events[i]
+			r.ownPrev[i], r.aux[i] = -1, -1
+			if len(inst.Sources[i]) > 1 {
+				r.aux[i] = s.newNode()
+			}
+			switch e.Kind {
+			case program.Read:
+				if w, ok := lastW[e.Loc]; ok {
+					r.ownPrev[i] = w
+				}
+			case program.Write:
+				lastW[e.Loc] = i
+			case program.Acquire:
+				open[e.Loc] = len(r.crits[e.Loc])
+				r.crits[e.Loc] = append(r.crits[e.Loc], crit{acq: i, rel: -1})
+			case program.Release:
+				r.crits[e.Loc][open[e.Loc]].rel = i
+			}
+		}
+	}
+	for i := range inst.Events {
+		switch e := &inst.Events[i]; e.Kind {
+		case program.Write:
+			r.writes[e.Loc] = append(r.writes[e.Loc], int32(i))
+		case program.Release:
+			r.rels[e.Loc] = append(r.rels[e.Loc], int32(i))
+		}
+	}
+	return r
+}
+
+// constraints returns the conjuncts of Φ_rf ∧ Φ_lock, and false if one of
+// them is false already on the skeleton (the instance has no witness).
+func (r *rules) constraints() ([]form, bool) {
+	var out []form
+	add := func(f form) bool {
+		switch f.op {
+		case opFalse:
+			return false
+		case opTrue:
+			return true
+		}
+		out = append(out, f.conjuncts()...)
+		return true
+	}
+	inst := r.inst
+	for i := range inst.Events {
+		e := &inst.Events[i]
+		switch {
+		case e.Kind == program.Read:
+			if !add(r.readForm(int32(i))) {
+				return nil, false
+			}
+		case e.Kind == program.Acquire && inst.Sources[i] != nil:
+			if !add(r.acquireForm(int32(i))) {
+				return nil, false
+			}
+		}
+	}
+	for _, cs := range r.crits {
+		for a := range cs {
+			for b := a + 1; b < len(cs); b++ {
+				if !add(or(r.relBefore(cs[a], cs[b]), r.relBefore(cs[b], cs[a]))) {
+					return nil, false
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// relBefore is "section a ends before section b begins".
+func (r *rules) relBefore(a, b crit) form {
+	if a.rel < 0 {
+		return formFalse
+	}
+	return r.lt(r.node[a.rel], r.node[b.acq])
+}
+
+// readForm is Φ_rf for read i: r reads from its own buffer, or from
+// memory:
+//
+//   - from its own buffer (TSO/PSO; not for RMW reads, which drain the
+//     buffer): its thread's latest earlier write p to the location is a
+//     source and is not flushed yet, O_r < F_p (004_fe58e94b2666f77b.txt
+//     Section 2.1, event (2));
+//   - from memory (SC, and TSO/PSO when the thread's buffer holds no write
+//     to the location): p, if any, is flushed before O_r, and the last
+//     memory-write of the location before O_r is a source (window).
+func (r *rules) readForm(i int32) form {
+	e := &r.inst.Events[i]
+	src := r.inst.Sources[i]
+	R, p := r.node[i], r.ownPrev[i]
+	if p >= 0 && len(src) == 1 && src[0] == program.InitSource {
+		return formFalse // p is in the buffer or in memory
+	}
+	buf := formFalse
+	if r.relaxed && p >= 0 && member(src, p) && !e.Is(program.RMW) {
+		buf = r.lt(R, r.mem[p])
+	}
+	mem := r.window(R, r.aux[i], src, r.mem, r.writes[e.Loc])
+	if p >= 0 {
+		mem = and(r.lt(r.mem[p], R), mem)
+	}
+	return or(buf, mem)
+}
+
+// acquireForm is the source constraint of acquire i: the lock's last
+// release before it is one of its sources (init: no release before it).
+func (r *rules) acquireForm(i int32) form {
+	e := &r.inst.Events[i]
+	return r.window(r.node[i], r.aux[i], r.inst.Sources[i], r.node, r.rels[e.Loc])
+}
+
+// window is "the last of evs (writes or releases of one location or lock;
+// pt maps them to nodes) before node R is one of src (InitSource: none of
+// evs is before R)". With one source s it is the classic
+//
+//	F_s < R ∧ ∧_{w ∉ src} (F_w < F_s ∨ R < F_w).
+//
+// With more, a window start L (the auxiliary node aux) keeps it linear in
+// |src| + |evs| instead of |src| x |evs|:
+//
+//	∨_{s ∈ src} (L < F_s < R) ∧ ∧_{w ∉ src} (F_w < L ∨ R < F_w),
+//
+// and the initial value is the alternative ∧_{w ∉ src} R < F_w. Sources
+// may lie inside the window: the last write before R is then a source as
+// well. A model gives a witness: every w outside src is strictly before
+// L < F_s, or after R, in any linearisation of the model's values.
+func (r *rules) window(R, aux int32, src, pt, evs []int32) form {
+	var bad []int32
+	for _, w := range evs {
+		if W := pt[w]; !member(src, w) && W != R { // W == R: the write half of an RMW read R
+			bad = append(bad, W)
+		}
+	}
+	if len(src) == 1 {
+		if src[0] == program.InitSource {
+			return r.initial(R, bad)
+		}
+		return r.last(R, pt[src[0]], bad)
+	}
+	var alts []form
+	for _, s := range src {
+		if s == program.InitSource {
+			alts = append(alts, r.initial(R, bad))
+		} else {
+			alts = append(alts, and(r.lt(aux, pt[s]), r.lt(pt[s], R)))
+		}
+	}
+	parts := []form{or(alts...)}
+	for _, W := range bad {
+		parts = append(parts, or(r.lt(W, aux), r.lt(R, W)))
+	}
+	return and(parts...)
+}
+
+// initial is "no node of bad is before R".
+func (s *skeleton) initial(R int32, bad []int32) form {
+	parts := make([]form, len(bad))
+	for k, W := range bad {
+		parts[k] = s.lt(R, W)
+	}
+	return and(parts...)
+}
+
+// last is "S is before R and no node of bad lies between them".
+func (s *skeleton) last(R, S int32, bad []int32) form {
+	parts := make([]form, 0, len(bad)+1)
+	parts = append(parts, s.lt(S, R))
+	for _, W := range bad {
+		if W == S {
+			continue
+		}
+		f := or(s.lt(W, S), s.lt(R, W))
+		if f.op == opFalse {
+			return formFalse
+		}
+		parts = append(parts, f)
+	}
+	return and(parts...)
+}
+
+func member(sorted []int32, x int32) bool {
+	_, ok := slices.BinarySearch(sorted, x)
+	return ok
+}
+
+// propagate moves every unit conjunct O_a < O_b of cons into the skeleton
+// and re-simplifies the others until no unit is left, and returns what
+// remains, or false if a conjunct became false. This is the closure of
+// 004_fe58e94b2666f77b.txt Section 4.3 (and the saturation of
+// 002_29f9f830801bf5b9.txt Section 5) in this encoding's terms: an atom the
+// skeleton decides drops out of its disjunction, which may leave a unit,
+// which orders more atoms. It only adds consequences of the formula, and
+// Z3 is much slower on the disjunctions it removes than this loop is.
+func (s *skeleton) propagate(cons []form) ([]form, bool) {
+	for {
+		var rest []form
+		units := 0
+		for _, f := range cons {
+			if f.op != opLt {
+				rest = append(rest, f)
+				continue
+			}
+			if !s.add(f.a, f.b) {
+				return nil, false
+			}
+			units++
+		}
+		if units == 0 {
+			return rest, true
+		}
+		cons = cons[:0]
+		for _, f := range rest {
+			switch g := s.simplify(f); g.op {
+			case opFalse:
+				return nil, false
+			case opTrue:
+			default:
+				cons = append(cons, g.conjuncts()...)
+			}
+		}
+	}
+}
