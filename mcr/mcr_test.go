@@ -10,6 +10,7 @@ import (
 
 	"mcr/encode"
 	"mcr/encode/z3"
+	"mcr/explicit"
 	"mcr/mcr"
 	"mcr/program"
 	"mcr/program/cfront"
@@ -22,6 +23,23 @@ func z3Options(workers int) mcr.Options {
 		NewDecider: func() (program.SeedDecider, error) { return encode.NewZ3Seeder(0) }}
 }
 
+func explicitOptions(workers int) mcr.Options {
+	return mcr.Options{Options: explore.Options{KeepGoing: true}, Workers: workers,
+		NewDecider: func() (program.SeedDecider, error) { return explicit.Seeder{}, nil }}
+}
+
+// bothOptions cross-checks Z3 and the explicit search on every query.
+func bothOptions(stats *mcr.CrossStats) mcr.Options {
+	return mcr.Options{Options: explore.Options{KeepGoing: true}, Workers: 2,
+		NewDecider: func() (program.SeedDecider, error) {
+			z, err := encode.NewZ3Seeder(0)
+			if err != nil {
+				return nil, err
+			}
+			return mcr.CrossCheck{A: z, B: explicit.Seeder{}, CrossStats: stats}, nil
+		}}
+}
+
 func needZ3(t testing.TB) {
 	if !z3.Available() {
 		t.Skip("built without Z3")
@@ -31,9 +49,9 @@ func needZ3(t testing.TB) {
 // compare checks MCR against dfs on one program: the same outcomes and
 // finding kinds, no more executions (blocked ones aside) than dfs sees
 // reads-from classes, and no seed that missed its values.
-func compare(t *testing.T, name string, p program.Program, d *explore.Result, workers int) *explore.Result {
+func compare(t *testing.T, name string, p program.Program, d *explore.Result, o mcr.Options) *explore.Result {
 	t.Helper()
-	m := mcr.Explore(context.Background(), p, z3Options(workers))
+	m := mcr.Explore(context.Background(), p, o)
 	ds, ms := d.Stats, m.Stats
 	if ms.Outcomes != ds.Outcomes {
 		t.Errorf("%s: mcr reaches %d outcomes, dfs %d", name, ms.Outcomes, ds.Outcomes)
@@ -78,11 +96,20 @@ func TestAgainstDFSTestdata(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
-			m1 := compare(t, c.Name, p, d, 1)
+			m1 := compare(t, c.Name, p, d, z3Options(1))
 			m2 := mcr.Explore(context.Background(), p, z3Options(2))
 			if m1.Stats.Executions != m2.Stats.Executions || !reflect.DeepEqual(m1.FindingKinds(), m2.FindingKinds()) ||
 				len(m1.Findings) != len(m2.Findings) {
 				t.Errorf("workers 1 and 2 differ: %d/%d executions, %d/%d findings", m1.Stats.Executions, m2.Stats.Executions, len(m1.Findings), len(m2.Findings))
+			}
+			ex := compare(t, c.Name+" (explicit)", p, d, explicitOptions(2))
+			if !reflect.DeepEqual(ex.FindingKinds(), m1.FindingKinds()) {
+				t.Errorf("explicit decider finds %v, z3 %v", ex.FindingKinds(), m1.FindingKinds())
+			}
+			var cs mcr.CrossStats
+			mcr.Explore(context.Background(), p, bothOptions(&cs))
+			if cs.Disagreements != 0 || cs.Invalid != 0 || cs.Queries == 0 {
+				t.Errorf("--decider both: %d queries, %d disagreements (%s), %d invalid answers", cs.Queries, cs.Disagreements, cs.First, cs.Invalid)
 			}
 		})
 	}
@@ -108,7 +135,10 @@ func TestAgainstDFSRandom(t *testing.T) {
 		}
 		d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
 		before := t.Failed()
-		compare(t, name, p, d, 1)
+		compare(t, name, p, d, explicitOptions(1))
+		if seed%4 == 0 { // Z3 is slower: every fourth program
+			compare(t, name+" (z3)", p, d, z3Options(2))
+		}
 		if !before && t.Failed() {
 			t.Logf("%s:\n%s", name, src)
 		}

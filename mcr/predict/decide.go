@@ -1,0 +1,173 @@
+package predict
+
+// This file implements asking the deciders: one query (race or null read)
+// on its sub-trace, to one decider or to both (cross-check), with every
+// satisfying schedule replayed by the witness checker before it counts.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"mcr/program"
+)
+
+// verdict is the combined answer to a query.
+type verdict int
+
+const (
+	unsat verdict = iota
+	sat
+	unknown
+)
+
+// worker is one worker's deciders and scratch memory.
+type worker struct {
+	deciders []program.SeedDecider
+	sc       scratch
+}
+
+// newWorkers creates n workers with the named deciders each. Errors: a
+// decider cannot be created (Z3 not built in).
+func newWorkers(n int, names []string, timeout time.Duration) ([]*worker, error) {
+	ws := make([]*worker, n)
+	for i := range ws {
+		ws[i] = &worker{}
+		for _, name := range names {
+			d, err := Deciders[name].New(timeout)
+			if err != nil {
+				closeWorkers(ws)
+				return nil, fmt.Errorf("decider %s: %w", name, err)
+			}
+			ws[i].deciders = append(ws[i].deciders, d)
+		}
+	}
+	return ws, nil
+}
+
+func closeWorkers(ws []*worker) {
+	for _, w := range ws {
+		if w == nil {
+			continue
+		}
+		for _, d := range w.deciders {
+			if c, ok := d.(interface{ Close() }); ok {
+				c.Close()
+			}
+		}
+	}
+}
+
+// tally is the statistics the workers share.
+type tally struct {
+	mu     sync.Mutex
+	stats  *Stats
+	phases phaseTimer
+	solver map[string]*SolverStats
+	dis    []*Disagreement
+}
+
+func (t *tally) do(fn func(s *Stats)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fn(t.stats)
+}
+
+func (t *tally) phase(name string, since time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.phases.add(name, since)
+}
+
+// ask decides goal g on window w with worker wk's deciders and returns the
+// verdict and, if sat, the checked schedule (window positions, targets
+// last). With two deciders a sat/unsat split, and any schedule the checker
+// rejects, is a disagreement; a checked schedule wins over "unsat", and
+// one decider's answer over the other's "unknown".
+func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdict, []int32) {
+	sub, keep := w.subtrace(&wk.sc, g)
+	q := program.NewSeedQuery(sub, nil)
+	if g.isRace() {
+		q.Race = [2]int32{subPos(keep, g.race[0]), subPos(keep, g.race[1])}
+	} else {
+		q.Read, q.Value = subPos(keep, g.read), g.value
+	}
+	answers := map[string]string{}
+	var sched []int32
+	sawUnsat, disagree := false, false
+	for _, dec := range wk.deciders {
+		qctx, cancel := context.WithTimeout(ctx, d.opts.queryTimeout())
+		start := time.Now()
+		ans, err := dec.Seed(qctx, q)
+		cancel()
+		d.tally.mu.Lock()
+		s := d.tally.solver[dec.Name()]
+		s.Calls++
+		s.Seconds += time.Since(start).Seconds()
+		d.tally.mu.Unlock()
+		switch {
+		case err != nil:
+			answers[dec.Name()] = "unknown: " + err.Error()
+			if !errors.Is(err, program.ErrUnknown) && ctx.Err() == nil && qctx.Err() == nil {
+				disagree = true // a failing decider is worth a report
+			}
+		case !ans.Sat:
+			answers[dec.Name()] = "unsat"
+			sawUnsat = true
+		default:
+			start := time.Now()
+			got, err := checkWitness(w.t, ans.Schedule, g)
+			d.tally.phase("check", start)
+			if err != nil {
+				answers[dec.Name()] = "invalid witness: " + err.Error()
+				disagree = true
+				d.tally.do(func(s *Stats) { s.Invalid++ })
+				continue
+			}
+			answers[dec.Name()] = "sat"
+			if sched == nil {
+				sched = got
+			}
+		}
+	}
+	if sched != nil && sawUnsat {
+		disagree = true
+	}
+	v := unknown
+	switch {
+	case sched != nil:
+		v = sat
+	case sawUnsat:
+		v = unsat
+	}
+	d.tally.do(func(s *Stats) {
+		s.Queries++
+		switch v {
+		case sat:
+			s.Sat++
+		case unsat:
+			s.Unsat++
+		default:
+			s.Unknown++
+		}
+		if disagree {
+			s.Disagreements++
+		}
+	})
+	if disagree {
+		kind := "race"
+		if !g.isRace() {
+			kind = "null-dereference"
+		}
+		dis := &Disagreement{Query: kind, Answers: answers}
+		for _, p := range g.targets() {
+			dis.Events = append(dis.Events, w.step(p))
+		}
+		d.tally.mu.Lock()
+		d.tally.dis = append(d.tally.dis, dis)
+		d.tally.mu.Unlock()
+	}
+	return v, sched
+}

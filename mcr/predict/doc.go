@@ -1,0 +1,75 @@
+// Package predict reports the data races and null dereferences that some
+// feasible reordering of one recorded trace exhibits: predictive analysis
+// over the maximal causal model (MCM) of 001_aa53da3bf10d3f4e.txt Sections
+// 3.2-3.3, the analysis of `mcr predict` (DESIGN.md, use 2).
+//
+// A race is a pair of conflicting accesses (same location, different
+// threads, at least one write, not both atomic) that are both enabled at the
+// end of a feasible prefix of a reordering in which every executed read
+// returns its traced value (Φ_sync ∧ O_a = O_b ∧ Φ_rw(a) ∧ Φ_rw(b)). A null
+// dereference is a read marked program.Deref whose traced value is non-zero
+// and that can read 0 (Φ_sync ∧ Φ_rw(r) ∧ value(r) = NULL). Every report
+// carries a witness schedule that an independent checker (witness.go) has
+// replayed over the trace's events.
+//
+// # Use
+//
+//	res, err := predict.File(ctx, "bufwriter.std", tracefile.Options{}, predict.Options{Decider: "z3"})
+//
+// File streams the trace window by window; Trace runs on a trace in memory.
+//
+// # Decisions
+//
+//   - Values. Traces with values (the value format, JSON) use value-based
+//     data validity: a read may read any write of its traced value. STD
+//     traces record no values; there every write gets a unique synthetic
+//     value (1 + its event number in the file; 0 is the initial value) and
+//     every read the value of the write it reads from in the trace
+//     (program.RF), which turns value-based validity into reads-from
+//     preservation. Options.ReadsFrom forces that mode on any trace.
+//     Initial values: the value of the last write before the window, else
+//     the value the location's first read returns, else 0.
+//   - Location pairs. Races are grouped by the pair of sites of their two
+//     events: the source position (Pos: the LOC field of STD, line and
+//     column of JSON traces from mcr) when it is known, else the variable
+//     (the value format records no position, so there a "location pair" is
+//     the variable). One witness per pair is reported.
+//   - Racy events. Per location pair, the events that race with some event
+//     of the pair, and those that race with an earlier one (RAPID's count,
+//     as in shared/data/README.md). Counting does not ask one query per
+//     pair: a pair is decided only when one of its events is not yet known
+//     to race (as the later event, for the second); pairs are tried
+//     closest first; two cheap sound checks settle most pairs without a
+//     solver (sweep.go); and solver queries per location pair are capped
+//     (Options.MaxQueries), after which the counts are lower bounds
+//     (Race.AtLeast).
+//   - Windows. Like RVPredict, the trace is cut into consecutive windows of
+//     Options.Window events, each analysed as a trace of its own whose
+//     initial memory is the memory before it; threads forked earlier start
+//     at once, threads joined earlier are over, and a lock held at the
+//     window's start is modelled by a synthetic write after its release
+//     and a synthetic read before every other thread's acquire of it, so
+//     that no reordering takes the lock before it is released (window.go).
+//     Pairs in different windows are not examined. Memory is that of one
+//     window plus per-location and per-thread tables.
+//   - Queries. A race query for (a, b) goes to the decider on the sub-trace
+//     of the events that can matter (subtrace.go: the trace up to the later
+//     of a and b, closed under the writes reads may read from and the
+//     releases of started critical sections); any witness of the window has
+//     a restriction to it, so nothing is lost.
+//
+// # Files
+//
+//	options.go    Options, the decider registry
+//	result.go     Result, Race, NullDeref, Step, Stats
+//	stream.go     reading and validating events, cutting windows
+//	window.go     one window as a program.Trace with its tables
+//	candidates.go conflicting pairs, MHB and lockset pruning
+//	knowledge.go  what is known per location pair (racy events, witnesses)
+//	sweep.go      the sound shortcuts: co-enabled pairs along a schedule, trace-order check
+//	subtrace.go   the sub-trace a query needs
+//	decide.go     running the deciders, cross-checking, validating
+//	witness.go    the independent witness checker and schedule trimming
+//	nullderef.go  null-dereference prediction
+//	predict.go    the driver
+package predict

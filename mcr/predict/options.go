@@ -1,0 +1,122 @@
+package predict
+
+// This file implements the options of a prediction and the registry of
+// deciders (--decider), from which the CLI's flag help is generated.
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"mcr/encode"
+	"mcr/explicit"
+	"mcr/program"
+)
+
+// Options configure a prediction. The zero value is usable: decider z3,
+// one worker per CPU, windows of DefaultWindow events.
+type Options struct {
+	// Decider names the deciders answering queries: a key of Deciders, or
+	// "both" to ask z3 and explicit every query and report disagreements.
+	// "" means "z3".
+	Decider string
+	// Workers is the number of parallel workers, each with its own
+	// deciders; <= 0 means one per CPU.
+	Workers int
+	// Window is the number of trace events per window; 0 analyses the
+	// whole trace at once, < 0 means DefaultWindow.
+	Window int
+	// QueryTimeout bounds one decider query (0: one minute). A query that
+	// times out is "unknown" and makes the result incomplete.
+	QueryTimeout time.Duration
+	// MaxQueries caps the decider queries per location pair and window
+	// (0: DefaultMaxQueries, < 0: no cap). Pairs left undecided make the
+	// counts lower bounds and, while the location pair has no witness,
+	// the result incomplete.
+	MaxQueries int
+	// ReadsFrom forces reads-from preservation (synthetic unique write
+	// values) on a trace that has values.
+	ReadsFrom bool
+	// NoShortcuts sends every candidate pair to the decider, skipping the
+	// sound shortcuts of sweep.go (for cross-checking the deciders).
+	NoShortcuts bool
+	// Progress, if set, is called after every window with the statistics
+	// so far (from the driver's goroutine).
+	Progress func(Stats)
+}
+
+// Defaults of Options.
+const (
+	DefaultWindow     = 10000
+	DefaultMaxQueries = 200
+	defaultQueryTime  = time.Minute
+)
+
+// DeciderInfo is one entry of the decider registry.
+type DeciderInfo struct {
+	Name string
+	Doc  string
+	// New creates a decider for one worker; timeout bounds one query.
+	New func(timeout time.Duration) (program.SeedDecider, error)
+}
+
+// Deciders is the registry of single deciders; "both" combines z3 and
+// explicit.
+var Deciders = map[string]DeciderInfo{
+	"z3": {"z3", "the MCM as QF_IDL constraints solved by Z3 (seed 001 Section 3.2)",
+		func(timeout time.Duration) (program.SeedDecider, error) { return encode.NewZ3Seeder(timeout) }},
+	"explicit": {"explicit", "VerifySC's witness-state search with optional events (seed 000 Algorithm 1)",
+		func(time.Duration) (program.SeedDecider, error) { return explicit.Seeder{}, nil }},
+}
+
+// Both is the --decider value that asks every query of z3 and explicit.
+const Both = "both"
+
+// DeciderNames lists the accepted --decider values for help texts.
+func DeciderNames() string {
+	var out []string
+	for n := range Deciders {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return strings.Join(append(out, Both), ", ")
+}
+
+// deciderNames resolves o.Decider to registry names. Errors: an unknown name.
+func (o *Options) deciderNames() ([]string, error) {
+	switch o.Decider {
+	case "":
+		return []string{"z3"}, nil
+	case Both:
+		return []string{"z3", "explicit"}, nil
+	}
+	if _, ok := Deciders[o.Decider]; !ok {
+		return nil, fmt.Errorf("unknown decider %q (have: %s)", o.Decider, DeciderNames())
+	}
+	return []string{o.Decider}, nil
+}
+
+func (o *Options) window() int {
+	if o.Window < 0 {
+		return DefaultWindow
+	}
+	return o.Window
+}
+
+func (o *Options) maxQueries() int {
+	switch {
+	case o.MaxQueries == 0:
+		return DefaultMaxQueries
+	case o.MaxQueries < 0:
+		return int(^uint(0) >> 1)
+	}
+	return o.MaxQueries
+}
+
+func (o *Options) queryTimeout() time.Duration {
+	if o.QueryTimeout <= 0 {
+		return defaultQueryTime
+	}
+	return o.QueryTimeout
+}

@@ -1,0 +1,325 @@
+package predict
+
+// This file implements the driver: read a window, show what the shortcuts
+// show, decide the remaining candidate pairs location by location in
+// parallel, ask about dereferenced reads, merge the window's findings, and
+// go on to the next window.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"mcr/parallel"
+	"mcr/program"
+	"mcr/program/tracefile"
+)
+
+// chunkSize is the number of candidate pairs handed to the workers at
+// once; between chunks the pairs whose events became known are dropped.
+const chunkSize = 1024
+
+// File predicts on the trace file at path, read window by window. Errors:
+// the file cannot be read or is malformed (*tracefile.ParseError), it is
+// not an execution (*InputError), or a decider cannot be created. An
+// interruption through ctx is no error: the result is then incomplete.
+func File(ctx context.Context, path string, fopts tracefile.Options, opts Options) (*Result, error) {
+	r, err := tracefile.Open(path, fopts)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	src := &fileSource{r: r, name: path, names: r.LocNames()}
+	return run(ctx, src, r.Format(), !r.Meta().Values, nil, opts)
+}
+
+// Trace predicts on a trace in memory, which carries values (use
+// Options.ReadsFrom otherwise). Its Init gives initial values; when nil,
+// a location's first read before any write gives its initial value.
+// Errors as for File.
+func Trace(ctx context.Context, t *program.Trace, opts Options) (*Result, error) {
+	if err := t.Check(); err != nil {
+		return nil, &InputError{Where: t.File, Msg: err.Error()}
+	}
+	return run(ctx, &traceSource{t: t}, "memory", false, t.Init, opts)
+}
+
+// driver is one prediction.
+type driver struct {
+	opts    Options
+	workers []*worker
+	tally   *tally
+	races   map[[2]Site]*Race
+	threads map[[2]Site]map[string]bool
+	nulls   map[Site]*NullDeref
+}
+
+func run(ctx context.Context, src source, format string, noValues bool, init func(program.Loc) int64, opts Options) (*Result, error) {
+	start := time.Now()
+	names, err := opts.deciderNames()
+	if err != nil {
+		return nil, err
+	}
+	rf := noValues || opts.ReadsFrom
+	stats := &Stats{File: src.File(), Format: format, Mode: "values", Decider: opts.Decider, Window: opts.window(), Complete: true}
+	if rf {
+		stats.Mode = "reads-from"
+	}
+	if stats.Decider == "" {
+		stats.Decider = names[0]
+	}
+	d := &driver{opts: opts, tally: &tally{stats: stats, phases: phaseTimer{}, solver: map[string]*SolverStats{}},
+		races: map[[2]Site]*Race{}, threads: map[[2]Site]map[string]bool{}, nulls: map[Site]*NullDeref{}}
+	for _, n := range names {
+		d.tally.solver[n] = &SolverStats{}
+	}
+	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout())
+	if err != nil {
+		return nil, err
+	}
+	defer closeWorkers(d.workers)
+	st := newStream(src, rf, opts.window(), init)
+	for ctx.Err() == nil {
+		t0 := time.Now()
+		w, err := st.next()
+		d.tally.phase("read", t0)
+		if err != nil {
+			return nil, err
+		}
+		if w == nil {
+			break
+		}
+		d.window(ctx, w)
+		stats.Events, stats.Threads, stats.Reentrant = st.n, len(src.Threads()), st.dropped
+		if opts.Progress != nil {
+			opts.Progress(*stats)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		d.incomplete(fmt.Sprintf("interrupted: %v", err))
+	}
+	return d.result(start, st, src), nil
+}
+
+// window analyses one window and merges its findings.
+func (d *driver) window(ctx context.Context, w *window) {
+	k := newKnowledge(w)
+	d.tally.do(func(s *Stats) {
+		s.Windows++
+		s.PeakWindow = max(s.PeakWindow, len(w.t.Events))
+		for _, acc := range w.locs {
+			s.Accesses += int64(len(acc))
+		}
+	})
+	if !d.opts.NoShortcuts {
+		t0 := time.Now()
+		n := w.sweep(k)
+		d.tally.phase("sweep", t0)
+		d.tally.do(func(s *Stats) { s.Swept += n })
+	}
+	var pr pruning
+	var chunk [][2]int32
+	for _, loc := range w.sortedLocs() {
+		gen := &pairGen{acc: w.locs[loc], d: 1}
+		for ctx.Err() == nil {
+			t0 := time.Now()
+			chunk = w.candidates(gen, chunk[:0], chunkSize, &pr)
+			d.tally.phase("candidates", t0)
+			if len(chunk) == 0 {
+				break
+			}
+			d.tally.do(func(s *Stats) { s.Candidates += int64(len(chunk)) })
+			parallel.ForEach(ctx, len(d.workers), len(chunk), func(wi, i int) {
+				d.pair(ctx, d.workers[wi], w, k, chunk[i][0], chunk[i][1])
+			})
+		}
+	}
+	d.tally.do(func(s *Stats) {
+		s.Pairs, s.PrunedMHB, s.PrunedLockset = s.Pairs+pr.pairs, s.PrunedMHB+pr.mhb, s.PrunedLockset+pr.lockset
+	})
+	d.nullDerefs(ctx, w)
+	d.collect(w, k)
+}
+
+// pair decides candidate pair (a, b), a < b, unless it can teach nothing.
+func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, a, b int32) {
+	if ctx.Err() != nil {
+		return
+	}
+	if k.known(a, b) {
+		d.tally.do(func(s *Stats) { s.Known++ })
+		return
+	}
+	if !d.opts.NoShortcuts {
+		t0 := time.Now()
+		sched, ok := w.traceOrder(&wk.sc, a, b)
+		if ok {
+			if _, err := checkWitness(w.t, w.ids(sched), raceGoal(a, b)); err != nil {
+				d.internal("trace order", w, raceGoal(a, b), err)
+				ok = false
+			}
+		}
+		if ok {
+			k.race(a, b, proof{sched: sched})
+			w.coEnabled(k, sched[:len(sched)-2])
+		}
+		d.tally.phase("fast", t0)
+		if ok {
+			d.tally.do(func(s *Stats) { s.Fast++ })
+			return
+		}
+	}
+	if !k.startQuery(a, b, d.opts.maxQueries()) {
+		d.tally.do(func(s *Stats) { s.Undecided++ })
+		return
+	}
+	switch v, sched := d.ask(ctx, wk, w, raceGoal(a, b)); v {
+	case sat:
+		k.race(a, b, proof{sched: sched})
+		if !d.opts.NoShortcuts {
+			w.coEnabled(k, sched[:len(sched)-2])
+		}
+	case unknown:
+		k.undecided(a, b)
+		d.tally.do(func(s *Stats) { s.Undecided++ })
+	}
+}
+
+// internal records a schedule of this package that the checker rejected:
+// a bug, reported like a decider's invalid witness.
+func (d *driver) internal(who string, w *window, g goal, err error) {
+	dis := &Disagreement{Query: "race", Answers: map[string]string{who: "invalid witness: " + err.Error()}}
+	if !g.isRace() {
+		dis.Query = "null-dereference"
+	}
+	for _, p := range g.targets() {
+		dis.Events = append(dis.Events, w.step(p))
+	}
+	d.tally.mu.Lock()
+	defer d.tally.mu.Unlock()
+	d.tally.stats.Invalid++
+	d.tally.dis = append(d.tally.dis, dis)
+}
+
+func (d *driver) incomplete(why string) {
+	d.tally.do(func(s *Stats) {
+		s.Complete = false
+		if s.Stopped == "" {
+			s.Stopped = why
+		}
+	})
+}
+
+// finishWitness checks, trims and re-checks a schedule of w (positions,
+// targets last) and converts it for the report; false if the checker
+// rejects it (recorded as an internal error).
+func (d *driver) finishWitness(w *window, sched []int32, g goal) (Witness, bool) {
+	t0 := time.Now()
+	defer d.tally.phase("check", t0)
+	if _, err := checkWitness(w.t, w.ids(sched), g); err != nil {
+		d.internal("witness", w, g, err)
+		return Witness{}, false
+	}
+	if trimmed := w.trim(sched, g); len(trimmed) < len(sched) {
+		if _, err := checkWitness(w.t, w.ids(trimmed), g); err != nil {
+			d.internal("trimmed witness", w, g, err)
+		} else {
+			sched = trimmed
+		}
+	}
+	return w.witness(sched), true
+}
+
+// collect merges the window's location pairs into the result.
+func (d *driver) collect(w *window, k *knowledge) {
+	var racy, later int64
+	for _, f := range k.flags {
+		if f&racyFlag != 0 {
+			racy++
+		}
+		if f&laterFlag != 0 {
+			later++
+		}
+	}
+	d.tally.do(func(s *Stats) { s.RacyEvents += racy; s.LaterEvents += later })
+	for _, g := range k.groups {
+		if !g.found() {
+			if g.capped {
+				d.incomplete("candidate pairs of location pairs without a witness left undecided (query cap or timeout; raise --max-queries or --query-timeout)")
+			}
+			continue
+		}
+		wit, ok := d.finishWitness(w, g.proof.schedule(g.best), g.best)
+		if !ok {
+			continue
+		}
+		key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
+		r := d.races[key]
+		if r == nil {
+			r = &Race{Sites: key, Accesses: [2]Step{w.step(g.best.race[0]), w.step(g.best.race[1])}, Witness: wit}
+			d.races[key] = r
+			d.threads[key] = map[string]bool{}
+		}
+		for p, f := range g.flags {
+			if f&racyFlag != 0 {
+				r.RacyEvents++
+			}
+			if f&laterFlag != 0 {
+				r.LaterEvents++
+			}
+			d.threads[key][w.t.ThreadName(w.t.Events[p].Thread)] = true
+		}
+		r.AtLeast = r.AtLeast || g.capped
+	}
+}
+
+// result assembles the final result.
+func (d *driver) result(start time.Time, st *stream, src source) *Result {
+	res := &Result{Races: []*Race{}, NullDerefs: []*NullDeref{}, Disagreements: d.tally.dis}
+	for key, r := range d.races {
+		for t := range d.threads[key] {
+			r.Threads = append(r.Threads, t)
+		}
+		slices.Sort(r.Threads)
+		res.Races = append(res.Races, r)
+	}
+	slices.SortFunc(res.Races, func(a, b *Race) int {
+		switch {
+		case a.Sites[0] != b.Sites[0]:
+			return siteCmp(a.Sites[0], b.Sites[0])
+		default:
+			return siteCmp(a.Sites[1], b.Sites[1])
+		}
+	})
+	for _, n := range d.nulls {
+		res.NullDerefs = append(res.NullDerefs, n)
+	}
+	slices.SortFunc(res.NullDerefs, func(a, b *NullDeref) int { return siteCmp(a.Site, b.Site) })
+	if res.Disagreements == nil {
+		res.Disagreements = []*Disagreement{}
+	}
+	s := d.tally.stats
+	s.Events, s.Threads, s.Reentrant = st.n, len(src.Threads()), st.dropped
+	s.Seconds = time.Since(start).Seconds()
+	s.Phases = map[string]float64{}
+	for p, t := range d.tally.phases {
+		s.Phases[p] = t.Seconds()
+	}
+	s.Solver = map[string]SolverStats{}
+	for n, v := range d.tally.solver {
+		s.Solver[n] = *v
+	}
+	res.Stats = *s
+	return res
+}
+
+func siteCmp(a, b Site) int {
+	switch {
+	case a.less(b):
+		return -1
+	case b.less(a):
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,256 @@
+package predict
+
+// This file implements the reading side: a source of events (a trace file
+// read one event at a time, or a trace in memory), the checks that make a
+// trace one execution (locks, fork and join, sequentially consistent
+// values), and the cutting of the stream into windows (window.go builds
+// each one).
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"mcr/program"
+	"mcr/program/tracefile"
+)
+
+// InputError is a trace that is well formed but not an execution: a lock
+// taken while held, a read returning a value no write left, an event of a
+// joined thread. Where names the file and line (or event number).
+type InputError struct {
+	Where string
+	Msg   string
+}
+
+func (e *InputError) Error() string { return e.Where + ": " + e.Msg }
+
+// source yields the events of a trace in order; Next returns io.EOF after
+// the last one.
+type source interface {
+	Next() (program.Event, error)
+	Threads() []program.Thread
+	LocName(program.Loc) string
+	// Where names the last event returned, for errors.
+	Where() string
+	File() string
+}
+
+// fileSource reads a trace file with program/tracefile.
+type fileSource struct {
+	r     *tracefile.Reader
+	name  string
+	names func(program.Loc) string
+	n     int64
+}
+
+func (s *fileSource) Next() (program.Event, error) {
+	e, err := s.r.Next()
+	if err == nil {
+		s.n++
+	}
+	return e, err
+}
+func (s *fileSource) Threads() []program.Thread    { return s.r.Threads() }
+func (s *fileSource) LocName(l program.Loc) string { return s.names(l) }
+func (s *fileSource) File() string                 { return s.name }
+func (s *fileSource) Where() string {
+	if l := s.r.Line(); l > 0 {
+		return fmt.Sprintf("%s:%d", s.name, l)
+	}
+	return fmt.Sprintf("%s: event %d", s.name, s.n-1)
+}
+
+// traceSource walks a trace in memory.
+type traceSource struct {
+	t *program.Trace
+	i int
+}
+
+func (s *traceSource) Next() (program.Event, error) {
+	if s.i >= len(s.t.Events) {
+		return program.Event{}, io.EOF
+	}
+	s.i++
+	return s.t.Events[s.i-1], nil
+}
+func (s *traceSource) Threads() []program.Thread    { return s.t.Threads }
+func (s *traceSource) LocName(l program.Loc) string { return s.t.LocName(l) }
+func (s *traceSource) File() string                 { return s.t.File }
+func (s *traceSource) Where() string {
+	name := s.t.File
+	if name == "" {
+		name = "trace"
+	}
+	return fmt.Sprintf("%s: event %d", name, s.i-1)
+}
+
+// stream is the state carried from window to window.
+type stream struct {
+	src  source
+	rf   bool  // reads-from mode: synthetic write values
+	size int   // events per window, 0 = all
+	n    int64 // events read so far
+	// cur is each location's value now: the traced value (value mode) or
+	// the synthetic value of its last write (reads-from mode).
+	cur     map[program.Loc]int64
+	initFn  func(program.Loc) int64 // Trace.Init of an in-memory trace, or nil
+	holder  map[program.Loc]program.ThreadID
+	depth   map[lockKey]int32                  // acquires not yet released per (thread, lock)
+	held    map[program.ThreadID][]program.Loc // locks held per thread (copy on write)
+	ran     map[program.ThreadID]bool
+	forked  map[program.ThreadID]bool
+	joined  map[program.ThreadID]bool
+	rmw     program.ThreadID // thread whose RMW write half must come next, or -1
+	eof     bool
+	dropped int64 // nested acquires and releases dropped
+}
+
+type lockKey struct {
+	t program.ThreadID
+	l program.Loc
+}
+
+func newStream(src source, rf bool, size int, init func(program.Loc) int64) *stream {
+	s := &stream{src: src, rf: rf, size: size, cur: map[program.Loc]int64{}, holder: map[program.Loc]program.ThreadID{},
+		depth: map[lockKey]int32{}, held: map[program.ThreadID][]program.Loc{}, ran: map[program.ThreadID]bool{},
+		forked: map[program.ThreadID]bool{}, joined: map[program.ThreadID]bool{}, rmw: -1}
+	s.initFn = init
+	return s
+}
+
+// next returns the next window, or nil after the last. Errors: malformed
+// input (from the reader) or an InputError.
+func (s *stream) next() (*window, error) {
+	if s.eof {
+		return nil, nil
+	}
+	b := newBuilder(s)
+	for s.size == 0 || b.real < s.size || s.rmw >= 0 {
+		e, err := s.src.Next()
+		if errors.Is(err, io.EOF) {
+			s.eof = true
+			if s.rmw >= 0 {
+				return nil, s.errorf("the trace ends between a read-modify-write's read and its write")
+			}
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := s.add(b, e); err != nil {
+			return nil, err
+		}
+	}
+	if b.real == 0 {
+		return nil, nil
+	}
+	return b.finish(), nil
+}
+
+func (s *stream) errorf(format string, args ...any) error {
+	return &InputError{Where: s.src.Where(), Msg: fmt.Sprintf(format, args...)}
+}
+
+// add checks event e against the execution so far, updates the state and
+// hands the event to the window builder.
+func (s *stream) add(b *builder, e program.Event) error {
+	global := s.n
+	s.n++
+	b.real++
+	th := e.Thread
+	name := func(t program.ThreadID) string { return threadName(s.src.Threads(), t) }
+	if s.joined[th] {
+		return s.errorf("event of %s after it was joined", name(th))
+	}
+	if s.rmw >= 0 && (th != s.rmw || !e.Is(program.RMWWrite)) {
+		return s.errorf("a read-modify-write's read is not immediately followed by its write")
+	}
+	s.rmw = -1
+	if e.Is(program.RMW) {
+		s.rmw = th
+	}
+	s.ran[th] = true
+	lockset := s.held[th]
+	switch e.Kind {
+	case program.Fork:
+		c := program.ThreadID(e.Value)
+		if s.forked[c] || s.ran[c] {
+			return s.errorf("%s forks %s, which was already forked or running", name(th), name(c))
+		}
+		s.forked[c] = true
+	case program.Join:
+		s.joined[program.ThreadID(e.Value)] = true
+	case program.Acquire:
+		k := lockKey{th, e.Loc}
+		if h, ok := s.holder[e.Loc]; ok && h != th {
+			return s.errorf("%s acquires %s, held by %s", name(th), s.src.LocName(e.Loc), name(h))
+		}
+		s.depth[k]++
+		if s.depth[k] > 1 {
+			s.dropped++ // reentrant: the lock is already held
+			return nil
+		}
+		s.holder[e.Loc] = th
+		s.held[th] = append(append([]program.Loc(nil), lockset...), e.Loc)
+	case program.Release:
+		k := lockKey{th, e.Loc}
+		if s.depth[k] == 0 {
+			return s.errorf("%s releases %s, which it does not hold", name(th), s.src.LocName(e.Loc))
+		}
+		s.depth[k]--
+		if s.depth[k] > 0 {
+			s.dropped++
+			return nil
+		}
+		delete(s.holder, e.Loc)
+		var rest []program.Loc
+		for _, l := range lockset {
+			if l != e.Loc {
+				rest = append(rest, l)
+			}
+		}
+		s.held[th] = rest
+	case program.Read, program.Write:
+		if program.Loc(e.Loc)&synthLoc != 0 {
+			return s.errorf("location number %d is reserved", e.Loc)
+		}
+		before, known := s.value(e.Loc)
+		if e.Kind == program.Write {
+			if s.rf {
+				e.Value = global + 1 // unique, and never the initial 0
+			}
+			s.cur[e.Loc] = e.Value
+		} else {
+			switch {
+			case s.rf:
+				e.Value = before
+			case !known: // first read of a location never written: its initial value
+				s.cur[e.Loc] = e.Value
+				before = e.Value
+			case e.Value != before:
+				return s.errorf("read of %s returns %d, but the location holds %d: the trace is not sequentially consistent",
+					s.src.LocName(e.Loc), e.Value, before)
+			}
+		}
+		b.initial(e.Loc, before)
+	}
+	b.add(e, global, lockset)
+	return nil
+}
+
+// value returns location l's current value and whether it is known (written
+// before, read before, or given by the trace's Init).
+func (s *stream) value(l program.Loc) (int64, bool) {
+	if v, ok := s.cur[l]; ok {
+		return v, true
+	}
+	if s.initFn != nil && !s.rf {
+		return s.initFn(l), true
+	}
+	return 0, s.rf
+}
+
+func threadName(ts []program.Thread, t program.ThreadID) string {
+	return (&program.Trace{Threads: ts}).ThreadName(t)
+}

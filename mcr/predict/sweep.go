@@ -1,0 +1,229 @@
+package predict
+
+// This file implements the sound shortcuts that show races without a
+// decider.
+//
+// Co-enabled pairs. Along any feasible prefix in which every read returned
+// its traced value, two conflicting accesses that are both the next events
+// of their (started) threads race: the prefix followed by the two is a
+// witness of 001_aa53da3bf10d3f4e.txt's φ_race. The trace itself is such a
+// prefix at every point (sweep), and so is the body of every checked
+// witness (coEnabled), which often shows further pairs for free.
+//
+// Trace order. For a pair (a, b), the closure C of the MHB predecessors of
+// a and b under "a read needs the write it reads from in the trace", "a
+// read-modify-write needs its write half" and "of two critical sections of a
+// lock in C, the earlier is released", executed in trace order, is a
+// feasible prefix in which every read returns its traced value (each read
+// keeps its write and no write of C falls between them, since C is a subset
+// of the trace in trace order; locks are taken in trace order). If neither
+// a nor b is in C, both are enabled after it (traceOrder). This covers the
+// races of sync-preserving and SHB-style predictors; the deciders are asked
+// only about the rest.
+
+import (
+	"slices"
+
+	"mcr/program"
+)
+
+// frontier is, per thread, the next event of a prefix if it is a race
+// candidate (a non-synthetic access, not the write half of a
+// read-modify-write, of a started thread), else -1.
+type frontier struct {
+	w       *window
+	next    []int32 // events of each thread executed
+	started []bool
+	cand    []int32
+}
+
+func newFrontier(w *window) *frontier {
+	n := len(w.pos)
+	f := &frontier{w: w, next: make([]int32, n), started: make([]bool, n), cand: make([]int32, n)}
+	for th := range n {
+		f.started[th] = w.forkOf[th] < 0
+	}
+	return f
+}
+
+// update recomputes thread th's candidate.
+func (f *frontier) update(th program.ThreadID) {
+	f.cand[th] = -1
+	if !f.started[th] || int(f.next[th]) >= len(f.w.pos[th]) {
+		return
+	}
+	p := f.w.pos[th][f.next[th]]
+	if e := &f.w.t.Events[p]; e.Kind.IsAccess() && !isSynthetic(e.Loc) && !e.Is(program.RMWWrite) {
+		f.cand[th] = p
+	}
+}
+
+// exec executes event p and updates the candidates it changes, returning
+// the threads whose candidates changed.
+func (f *frontier) exec(p int32) (program.ThreadID, program.ThreadID) {
+	e := &f.w.t.Events[p]
+	f.next[e.Thread]++
+	f.update(e.Thread)
+	child := program.ThreadID(-1)
+	if e.Kind == program.Fork && e.Value >= 0 && int(e.Value) < len(f.started) {
+		child = program.ThreadID(e.Value)
+		f.started[child] = true
+		f.update(child)
+	}
+	return e.Thread, child
+}
+
+// pairs calls fn for every conflicting pair of th's candidate with the
+// candidate of a thread other than th and skip.
+func (f *frontier) pairs(th, skip program.ThreadID, fn func(a, b int32)) {
+	p := f.cand[th]
+	if p < 0 {
+		return
+	}
+	ev := f.w.t.Events
+	for u, q := range f.cand {
+		if q >= 0 && program.ThreadID(u) != th && program.ThreadID(u) != skip && program.Conflicts(&ev[p], &ev[q]) {
+			fn(min(p, q), max(p, q))
+		}
+	}
+}
+
+// all recomputes every candidate and calls fn once for every conflicting
+// pair of them.
+func (f *frontier) all(fn func(a, b int32)) {
+	for th := range f.cand {
+		f.update(program.ThreadID(th))
+	}
+	ev := f.w.t.Events
+	for th, p := range f.cand {
+		for u := th + 1; p >= 0 && u < len(f.cand); u++ {
+			if q := f.cand[u]; q >= 0 && program.Conflicts(&ev[p], &ev[q]) {
+				fn(min(p, q), max(p, q))
+			}
+		}
+	}
+}
+
+// sweep reports the conflicting pairs co-enabled at some point of the
+// window's own order, with the trace prefix as proof; it returns how many.
+func (w *window) sweep(k *knowledge) int64 {
+	f := newFrontier(w)
+	var found int64
+	prefix := int32(0)
+	report := func(a, b int32) { found++; k.race(a, b, proof{prefix: prefix}) }
+	f.all(report)
+	for i := range w.t.Events {
+		prefix = int32(i) + 1
+		th, child := f.exec(int32(i))
+		f.pairs(th, -1, report)
+		if child >= 0 {
+			f.pairs(child, th, report)
+		}
+	}
+	return found
+}
+
+// coEnabled reports the conflicting pairs co-enabled after body, a checked
+// witness body (positions in schedule order); it returns how many.
+func (w *window) coEnabled(k *knowledge, body []int32) int64 {
+	f := newFrontier(w)
+	for _, p := range body {
+		e := &w.t.Events[p]
+		f.next[e.Thread]++
+		if e.Kind == program.Fork && e.Value >= 0 && int(e.Value) < len(f.started) {
+			f.started[e.Value] = true
+		}
+	}
+	var found int64
+	f.all(func(a, b int32) {
+		found++
+		k.race(a, b, proof{sched: append(slices.Clip(body), a, b)})
+	})
+	return found
+}
+
+// scratch is a worker's reusable memory for traceOrder.
+type scratch struct {
+	mark  []uint32
+	gen   uint32
+	list  []int32
+	work  []int32
+	acqs  map[program.Loc][]int32
+	freed map[int32]bool
+}
+
+func (s *scratch) reset(n int) {
+	if len(s.mark) < n {
+		s.mark = make([]uint32, n)
+		s.gen = 0
+	}
+	s.gen++
+	if s.gen == 0 { // wrapped: clear
+		clear(s.mark)
+		s.gen = 1
+	}
+	s.list, s.work = s.list[:0], s.work[:0]
+	if s.acqs == nil {
+		s.acqs, s.freed = map[program.Loc][]int32{}, map[int32]bool{}
+	}
+	clear(s.acqs)
+	clear(s.freed)
+}
+
+// traceOrder returns the trace-order witness of the race (a, b) (see the
+// file comment), targets last, or false.
+func (w *window) traceOrder(s *scratch, a, b int32) ([]int32, bool) {
+	ev := w.t.Events
+	s.reset(len(ev))
+	ok := true
+	push := func(p int32) {
+		if p < 0 || s.mark[p] == s.gen {
+			return
+		}
+		if p == a || p == b {
+			ok = false
+			return
+		}
+		s.mark[p] = s.gen
+		s.list = append(s.list, p)
+		s.work = append(s.work, p)
+	}
+	w.preds(a, push)
+	w.preds(b, push)
+	for ok {
+		for len(s.work) > 0 && ok {
+			p := s.work[len(s.work)-1]
+			s.work = s.work[:len(s.work)-1]
+			w.preds(p, push)
+			switch e := &ev[p]; e.Kind {
+			case program.Read:
+				push(w.rf[p])
+				if e.Is(program.RMW) {
+					push(w.pos[e.Thread][e.Index+1])
+				}
+			case program.Acquire:
+				s.acqs[e.Loc] = append(s.acqs[e.Loc], p)
+			}
+		}
+		grew := false
+		for _, acqs := range s.acqs {
+			slices.Sort(acqs)
+			for _, q := range acqs[:len(acqs)-1] {
+				if !s.freed[q] {
+					s.freed[q] = true
+					grew = true
+					push(w.relOf[q])
+				}
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	out := slices.Clone(s.list)
+	slices.Sort(out)
+	return append(out, a, b), true
+}

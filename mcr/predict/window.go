@@ -1,0 +1,213 @@
+package predict
+
+// This file implements one window: consecutive events of the trace turned
+// into a program.Trace of their own (indices renumbered per thread from 0),
+// whose initial memory is the memory before the window, and the tables the
+// analysis shares (clocks, reads-from, critical sections, locksets, sites).
+//
+// Threads forked before the window have no fork in it, so they may start at
+// once; threads joined before it have no events in it. A lock held at the
+// window's start is the one thing a window cannot say with its own events:
+// its acquire is in the past. Two synthetic events model it: after the
+// holder's release a write of 1 to a synthetic location, before every other
+// thread's acquire of the lock in the window a read of 1 from it (initially
+// 0). Data validity then orders every such acquire after the release, as
+// the held lock does. Synthetic events take part in queries and witnesses
+// but are never race candidates and are reported with event number -1.
+
+import (
+	"mcr/program"
+)
+
+// synthLoc marks the synthetic locations of held locks: synthLoc|lock.
+const synthLoc program.Loc = 1 << 63
+
+func isSynthetic(l program.Loc) bool { return l&synthLoc != 0 }
+
+// window is one window of the trace. Positions index t.Events.
+type window struct {
+	start  int64          // number of the trace's events before the window
+	t      *program.Trace // events renumbered per thread, synthetic events included
+	global []int64        // per event: number in the trace, -1 if synthetic
+	orig   []int32        // per event: index within its thread over the whole trace
+	held   [][]program.Loc
+	site   []int32 // per event: site id of an access, -1 for others and synthetic ones
+	sites  []Site
+	init   map[program.Loc]int64
+	values bool // the trace has values (report them)
+
+	// Tables computed by prepare.
+	pos    [][]int32       // per thread: positions of its events
+	hb     *program.Clocks // must-happen-before
+	rf     []int32         // per event: position of the write a read reads from in the window, -1 none
+	relOf  []int32         // per acquire: its release, -1 if none in the window
+	forkOf []int32         // per thread: position of its fork, -1 if not in the window
+	locs   map[program.Loc][]int32
+	wval   map[locValue][]int32 // writes per (location, value)
+}
+
+type locValue struct {
+	l program.Loc
+	v int64
+}
+
+// builder collects the events of one window.
+type builder struct {
+	s         *stream
+	w         *window
+	real      int // trace events read into the window
+	next      map[program.ThreadID]int32
+	heldStart map[program.Loc]program.ThreadID
+	released  map[program.Loc]bool
+	siteID    map[Site]int32
+}
+
+func newBuilder(s *stream) *builder {
+	b := &builder{s: s, next: map[program.ThreadID]int32{}, heldStart: map[program.Loc]program.ThreadID{},
+		released: map[program.Loc]bool{}, siteID: map[Site]int32{},
+		w: &window{start: s.n, t: &program.Trace{}, init: map[program.Loc]int64{}, values: !s.rf}}
+	for l, t := range s.holder {
+		b.heldStart[l] = t
+	}
+	return b
+}
+
+// initial records v as location l's initial value if l is new to the window.
+func (b *builder) initial(l program.Loc, v int64) {
+	if _, ok := b.w.init[l]; !ok {
+		b.w.init[l] = v
+	}
+}
+
+// add appends trace event e (number global in the trace; its thread holds
+// lockset before it), with the synthetic events of held locks around it.
+func (b *builder) add(e program.Event, global int64, lockset []program.Loc) {
+	if h, ok := b.heldStart[e.Loc]; ok && e.Kind == program.Acquire && h != e.Thread {
+		b.push(program.Event{Thread: e.Thread, Kind: program.Read, Loc: synthLoc | e.Loc, Value: 1}, -1, -1, nil)
+	}
+	b.push(e, global, e.Index, lockset)
+	if h, ok := b.heldStart[e.Loc]; ok && e.Kind == program.Release && h == e.Thread && !b.released[e.Loc] {
+		b.released[e.Loc] = true
+		b.push(program.Event{Thread: e.Thread, Kind: program.Write, Loc: synthLoc | e.Loc, Value: 1}, -1, -1, nil)
+	}
+}
+
+func (b *builder) push(e program.Event, global int64, orig int32, lockset []program.Loc) {
+	w := b.w
+	e.Index = b.next[e.Thread]
+	b.next[e.Thread]++
+	site := int32(-1)
+	if e.Kind.IsAccess() && !isSynthetic(e.Loc) {
+		s := Site{Line: e.Pos.Line, Col: e.Pos.Col}
+		if s.Line == 0 {
+			s = Site{Var: b.s.src.LocName(e.Loc)}
+		}
+		id, ok := b.siteID[s]
+		if !ok {
+			id = int32(len(w.sites))
+			b.siteID[s] = id
+			w.sites = append(w.sites, s)
+		}
+		site = id
+	}
+	w.t.Events = append(w.t.Events, e)
+	w.global = append(w.global, global)
+	w.orig = append(w.orig, orig)
+	w.held = append(w.held, lockset)
+	w.site = append(w.site, site)
+}
+
+// finish completes the window's trace and computes its tables.
+func (b *builder) finish() *window {
+	w, src := b.w, b.s.src
+	w.t.Threads = src.Threads()
+	w.t.File = src.File()
+	w.t.LocNames = func(l program.Loc) string {
+		if isSynthetic(l) {
+			return "held(" + src.LocName(l&^synthLoc) + ")"
+		}
+		return src.LocName(l)
+	}
+	init := w.init
+	w.t.Init = func(l program.Loc) int64 { return init[l] }
+	w.prepare()
+	return w
+}
+
+func (w *window) prepare() {
+	t := w.t
+	n := len(t.Events)
+	w.pos = t.Index()
+	if len(w.pos) < len(t.Threads) {
+		w.pos = append(w.pos, make([][]int32, len(t.Threads)-len(w.pos))...)
+	}
+	w.hb = program.MustHappenBefore(t)
+	w.rf = program.RF(t)
+	w.relOf = make([]int32, n)
+	w.forkOf = make([]int32, len(t.Threads))
+	for i := range w.forkOf {
+		w.forkOf[i] = -1
+	}
+	w.locs = map[program.Loc][]int32{}
+	w.wval = map[locValue][]int32{}
+	open := map[lockKey]int32{}
+	for i := range t.Events {
+		e := &t.Events[i]
+		p := int32(i)
+		w.relOf[i] = -1
+		switch e.Kind {
+		case program.Read, program.Write:
+			if !isSynthetic(e.Loc) {
+				w.locs[e.Loc] = append(w.locs[e.Loc], p)
+			}
+			if e.Kind == program.Write {
+				k := locValue{e.Loc, e.Value}
+				w.wval[k] = append(w.wval[k], p)
+			}
+		case program.Fork:
+			if e.Value >= 0 && int(e.Value) < len(w.forkOf) {
+				w.forkOf[e.Value] = p
+			}
+		case program.Acquire:
+			open[lockKey{e.Thread, e.Loc}] = p
+		case program.Release:
+			k := lockKey{e.Thread, e.Loc}
+			if a, ok := open[k]; ok {
+				w.relOf[a] = p
+				delete(open, k)
+			}
+		}
+	}
+}
+
+// step describes event p for reports.
+func (w *window) step(p int32) Step {
+	e := &w.t.Events[p]
+	s := Step{Event: w.global[p], Thread: w.t.ThreadName(e.Thread), Index: w.orig[p], Kind: e.Kind.String(),
+		Line: e.Pos.Line, Col: e.Pos.Col}
+	switch {
+	case e.Kind.IsAccess():
+		s.Arg = w.t.LocName(e.Loc)
+		if w.values || isSynthetic(e.Loc) {
+			s.Value = e.Value
+		}
+	case e.Kind.IsLock():
+		s.Arg = w.t.LocName(e.Loc)
+	case e.Kind == program.Fork || e.Kind == program.Join:
+		s.Arg = w.t.ThreadName(program.ThreadID(e.Value))
+	}
+	return s
+}
+
+// witness converts a schedule of window positions into a reported witness.
+func (w *window) witness(sched []int32) Witness {
+	out := Witness{Start: w.start, Steps: make([]Step, len(sched))}
+	for i, p := range sched {
+		out.Steps[i] = w.step(p)
+	}
+	return out
+}
+
+// started reports whether thread th may run at the window's start: it is
+// not forked inside the window.
+func (w *window) startsFree(th program.ThreadID) bool { return w.forkOf[th] < 0 }
