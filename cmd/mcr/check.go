@@ -55,7 +55,7 @@ timeout or interruption cut the search).`,
 	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add an include directory (repeatable)")
 	fl.StringVar(&f.algo, "algo", "mcr", "exploration algorithm: "+names(algorithms))
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs)")
-	fl.StringVar(&f.decider, "decider", "z3", "decider for MCR seed queries: "+names(deciders))
+	fl.StringVar(&f.decider, "decider", "explicit", "decider for MCR seed queries: "+names(deciders)+" (both: cross-check z3 against explicit)")
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one solver query")
 	fl.IntVar(&f.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
 	fl.BoolVar(&f.keepGoing, "keep-going", false, "report every finding instead of stopping at the first")
