@@ -36,6 +36,7 @@ type compiler struct {
 	// staticInits initialise static locals; they run after <init>.
 	staticInits []*function
 	queue       []*function // functions referenced but not compiled yet
+	staticBytes int64
 	queued      map[*function]bool
 
 	// per function
@@ -270,6 +271,13 @@ func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {
 	if size < 0 {
 		size = 0 // incomplete: extern array without size; accesses are out of bounds
 	}
+	// every execution starts from a copy of the globals: keep them small
+	if size > maxObject {
+		c.unsupported(d, fmt.Sprintf("global %s of %d bytes (at most %d)", name, size, maxObject))
+	}
+	if c.staticBytes += size; c.staticBytes > maxStatics {
+		c.unsupported(d, fmt.Sprintf("more than %d bytes of globals", maxStatics))
+	}
 	id := int32(len(c.p.statics))
 	c.p.statics = append(c.p.statics, &static{name: name, kind: kGlobal, typ: t, data: make([]byte, size)})
 	return id
@@ -381,6 +389,9 @@ func (c *compiler) frameAlloc(t cc.Type) int64 {
 	size := t.Size()
 	if size <= 0 {
 		size = 1
+	}
+	if off+size > maxObject {
+		c.unsupported(nil, fmt.Sprintf("locals of %s need %d bytes (at most %d)", c.fn.name, off+size, maxObject))
 	}
 	c.fn.frame = off + size
 	return off

@@ -89,7 +89,7 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	cfg.FS = headers
 	cfg.SysIncludePaths = append([]string{"mcrinclude"}, cfg.SysIncludePaths...)
 	cfg.IncludePaths = append(append([]string{"", "mcrinclude"}, opts.IncludePaths...), cfg.IncludePaths...)
-	cfg.ExpansionLimit = 50_000_000
+	cfg.ExpansionLimit = 5_000_000
 	var defs strings.Builder
 	defs.WriteString("#define __MCR__ 1\n")
 	for _, d := range opts.Defines {

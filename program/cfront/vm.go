@@ -27,6 +27,11 @@ const (
 	// localStepLimit bounds the instructions a thread runs between two events,
 	// so that an infinite local loop ends as a bounded execution, not a hang.
 	localStepLimit = 50_000_000
+	// maxObject bounds one object (global, heap block or frame) and
+	// maxStatics all globals together, so that bad sizes fail clearly.
+	maxObject  = 16 << 20
+	maxStatics = 64 << 20
+	maxHeap    = 256 << 20
 	// maxCallDepth bounds recursion, so that runaway recursion is a runtime
 	// error instead of exhausting memory.
 	maxCallDepth = 10_000
@@ -99,6 +104,8 @@ type execution struct {
 	bounded *program.Outcome
 	// arg is the Arg of the next event emitted (a CAS's expected value)
 	arg int64
+	// heapBytes counts the bytes of heap blocks and frames allocated
+	heapBytes int64
 }
 
 // atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*
@@ -375,8 +382,12 @@ func (x *execution) alloc(th *thread, size int64, kind objKind) int64 {
 		x.fail(th, program.RuntimeError, "too many allocations in thread T%s", th.name)
 		return 0
 	}
-	if size < 0 || size > 1<<28 {
+	if size < 0 || size > maxObject {
 		x.fail(th, program.RuntimeError, "allocation of %d bytes", size)
+		return 0
+	}
+	if x.heapBytes += size; x.heapBytes > maxHeap {
+		x.fail(th, program.RuntimeError, "more than %d bytes allocated in one execution", maxHeap)
 		return 0
 	}
 	o := &object{data: make([]byte, size), kind: kind, shared: kind == kHeap}
