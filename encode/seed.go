@@ -139,6 +139,13 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 			}
 		}
 	}
+	// Events that can never be needed take no part at all.
+	cand := e.candidates()
+	for i := range ev {
+		if !cand[i] {
+			e.excluded[i] = true
+		}
+	}
 	var cs []z3.Term
 	add := func(t z3.Term) { cs = append(cs, t) }
 	for _, f := range q.Fixed {
@@ -152,6 +159,7 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		i := int32(i)
 		if e.excluded[i] {
 			add(c.Not(e.N(i)))
+			continue
 		}
 		for _, p := range m.Pred[i] {
 			add(c.Lt(e.O(p), e.O(i)))
@@ -211,6 +219,60 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		}
 	}
 	return true
+}
+
+// candidates over-approximates the events a solution can need: the
+// targets and Fixed reads, closed under MHB predecessors, the writes a
+// needed read could read from (same location and value), the write half of
+// a read-modify-write, and the releases of critical sections on a lock
+// that some candidate acquires.
+func (e *seedEncoder) candidates() []bool {
+	m, q, ev := e.m, e.q, e.q.Trace.Events
+	in := make([]bool, e.n)
+	var work []int32
+	push := func(i int32) {
+		if i >= 0 && !in[i] && !e.excluded[i] {
+			in[i] = true
+			work = append(work, i)
+		}
+	}
+	push(q.Read)
+	push(q.Race[0])
+	push(q.Race[1])
+	for _, f := range q.Fixed {
+		push(f)
+	}
+	locks := map[program.Loc]bool{}
+	for len(work) > 0 {
+		i := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range m.Pred[i] {
+			push(p)
+		}
+		switch x := &ev[i]; x.Kind {
+		case program.Read:
+			want := x.Value
+			if i == q.Read {
+				want = q.Value
+			}
+			for _, w := range m.Writes[x.Loc] {
+				if ev[w].Value == want {
+					push(w)
+				}
+			}
+			if w, ok := m.RMWWrite[i]; ok && i != q.Read {
+				push(w)
+			}
+		case program.Acquire:
+			if !locks[x.Loc] {
+				locks[x.Loc] = true
+				for _, s := range m.Sections[x.Loc] {
+					push(s.Rel)
+				}
+			}
+		}
+	}
+	return in
 }
 
 // releasedBefore: section s is released (needed) before section t is acquired.
