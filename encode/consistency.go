@@ -29,6 +29,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"mcr/encode/z3"
@@ -52,6 +53,17 @@ type Z3Decider struct {
 	// its unit consequences into the order skeleton (propagate; an
 	// ablation, and a second code path for the differential tests).
 	NoPropagate bool
+	// Stats, if not nil, counts the calls (it may be shared).
+	Stats *Z3Stats
+}
+
+// Z3Stats counts what the Z3Deciders sharing it did; it is safe for
+// concurrent use.
+type Z3Stats struct {
+	// Encoded counts the instances encoded; Solved those of them that
+	// needed Z3 (the others were decided by the order skeleton and
+	// propagation alone).
+	Encoded, Solved atomic.Int64
 }
 
 // Name implements program.Decider.
@@ -68,6 +80,9 @@ func (d *Z3Decider) Decide(ctx context.Context, inst *program.Instance) (program
 	}
 	if err := inst.Check(); err != nil {
 		return nil, false, err
+	}
+	if d.Stats != nil {
+		d.Stats.Encoded.Add(1)
 	}
 	s := newSkeleton(inst)
 	r := newRules(s)
@@ -94,6 +109,9 @@ func (d *Z3Decider) Decide(ctx context.Context, inst *program.Instance) (program
 	timeout := d.Timeout
 	if timeout <= 0 {
 		timeout = DefaultZ3Timeout
+	}
+	if d.Stats != nil {
+		d.Stats.Solved.Add(1)
 	}
 	val, ok, err := solve(ctx, s, cons, timeout)
 	if err != nil || !ok {

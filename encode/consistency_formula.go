@@ -124,18 +124,3 @@ func (f form) term(c *z3.Context) z3.Term {
 	}
 	return c.Or(ts...)
 }
-
-// size returns the number of atoms of f (for statistics).
-func (f form) size() int {
-	switch f.op {
-	case opLt:
-		return 1
-	case opAnd, opOr:
-		n := 0
-		for _, g := range f.args {
-			n += g.size()
-		}
-		return n
-	}
-	return 0
-}

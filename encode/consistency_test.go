@@ -84,9 +84,9 @@ func oracles(inst *program.Instance) []program.Decider {
 // passes the validator. It fails unless both verdicts occur often.
 func TestZ3Differential(t *testing.T) {
 	needZ3(t)
-	n := 600
+	n := 300
 	if testing.Short() {
-		n = 100
+		n = 60
 	}
 	for _, m := range program.Models {
 		for _, c := range program.Constraints {

@@ -112,7 +112,7 @@ Exit codes: 0 all agree, 1 disagreement or invalid witness, 2 bad input,
 	fl.StringVar(&f.vars, "vars", "2", "memory locations, N or MIN-MAX")
 	fl.StringVar(&f.locks, "locks", "1", "locks, N or MIN-MAX")
 	fl.IntVar(&f.values, "values", 2, "distinct values written")
-	fl.Float64Var(&f.perturb, "perturb", 0.8, "probability that an instance's sources are perturbed (then often unrealizable)")
+	fl.Float64Var(&f.perturb, "perturb", -1, "probability that an instance's sources are perturbed, then often unrealizable (default: 0.6 for rf, 0.8 for goodwrites, about half of the instances unrealizable)")
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs)")
 	fl.StringVar(&f.out, "out", "crosscheck-failures", "directory for the instance files of failures")
 	fl.StringVar(&f.backend, "backend", "all", backendHelp())
@@ -148,6 +148,7 @@ type backendStats struct {
 	P95Ms    float64 `json:"p95_ms"`
 	MaxMs    float64 `json:"max_ms"`
 	TotalMs  float64 `json:"total_ms"`
+	Note     string  `json:"note,omitempty"`
 }
 
 // crossSummary is the --json output of crosscheck.
@@ -191,6 +192,9 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 		if *s.dst, err = parseSpan(s.flag, s.v, s.min); err != nil {
 			return badInput(err)
 		}
+	}
+	if f.perturb < 0 {
+		f.perturb = map[program.Constraint]float64{program.ReadsFrom: 0.6, program.GoodWrites: 0.8}[c]
 	}
 	if f.count < 1 || f.values < 1 {
 		return badInput(fmt.Errorf("--count and --values must be positive"))
@@ -359,6 +363,9 @@ func summarize(f *crosscheckFlags, m program.MemoryModel, c program.Constraint, 
 		for _, v := range x {
 			st.TotalMs += v
 		}
+		if b.Note != nil {
+			st.Note = b.Note()
+		}
 	}
 	return s
 }
@@ -379,12 +386,17 @@ func printCrosscheck(w io.Writer, f *crosscheckFlags, workers int, s crossSummar
 	fmt.Fprintf(w, "verdicts: %d realizable (%.1f%%), %d unrealizable (%.1f%%), %d undecided\n",
 		s.Realizable, pct(s.Realizable), s.Unrealizable, pct(s.Unrealizable), s.Undecided)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "backend\truns\tagree\tunknown\tinvalid\tmedian ms\tp95 ms\tmax ms\ttotal s\t")
+	fmt.Fprintln(tw, "backend\truns\tagree\tunknown\tinvalid\tmedian ms\tp95 ms\tmax ms\ttotal s")
 	for _, b := range s.Backends {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.3f\t%.3f\t%.1f\t%.1f\t\n", b.Backend, b.Runs, b.Agree, b.Unknown, b.Invalid,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.3f\t%.3f\t%.1f\t%.1f\n", b.Backend, b.Runs, b.Agree, b.Unknown, b.Invalid,
 			b.MedianMs, b.P95Ms, b.MaxMs, b.TotalMs/1000)
 	}
 	_ = tw.Flush()
+	for _, b := range s.Backends {
+		if b.Note != "" {
+			fmt.Fprintf(w, "%s: %s\n", b.Backend, b.Note)
+		}
+	}
 	fmt.Fprintf(w, "disagreements: %d, invalid witnesses: %d\n", s.Disagreements, s.Invalid)
 	for k, fl := range s.Failures {
 		if k == 20 {

@@ -30,6 +30,9 @@ type backend struct {
 	Doc      string
 	Supports func(*program.Instance) bool
 	New      func(timeout time.Duration) program.Decider
+	// Note, if not nil, describes what the backend did so far (for
+	// crosscheck's summary).
+	Note func() string
 }
 
 // backends returns the table of backends: Z3 and the explicit registry,
@@ -38,9 +41,21 @@ type backend struct {
 var backends = allBackends
 
 func allBackends() []backend {
-	out := []backend{{Name: "z3", Group: "z3", Doc: encode.Z3Doc,
-		Supports: func(*program.Instance) bool { return true },
-		New:      func(t time.Duration) program.Decider { return &encode.Z3Decider{Timeout: t} }}}
+	var out []backend
+	for _, noProp := range []bool{false, true} {
+		b := backend{Name: "z3", Group: "z3", Doc: encode.Z3Doc, Supports: func(*program.Instance) bool { return true }}
+		if noProp {
+			b.Name, b.Doc = "z3-noprop", "the same encoding sent whole to Z3, without unit propagation"
+		}
+		st := &encode.Z3Stats{}
+		b.New = func(t time.Duration) program.Decider {
+			return &encode.Z3Decider{Timeout: t, NoPropagate: noProp, Stats: st}
+		}
+		b.Note = func() string {
+			return fmt.Sprintf("Z3 called on %d of %d instances (the others were decided before the solver)", st.Solved.Load(), st.Encoded.Load())
+		}
+		out = append(out, b)
+	}
 	for _, info := range explicit.Deciders() {
 		g := "explicit"
 		if info.Name == "naive" {
@@ -84,11 +99,11 @@ func selectBackends(spec string) (sel []backend, note string, err error) {
 		if !want["all"] && !want[b.Group] && !want[b.Name] {
 			continue
 		}
-		if b.Name == "z3" && !z3.Available() {
+		if b.Group == "z3" && !z3.Available() {
 			if !want["all"] {
 				return nil, "", z3.ErrNotBuilt
 			}
-			note = "z3 left out: " + z3.ErrNotBuilt.Error()
+			note = b.Name + " left out: " + z3.ErrNotBuilt.Error()
 			continue
 		}
 		sel = append(sel, b)
