@@ -13,7 +13,8 @@ package encode
 //
 // Every witness step gets an integer order variable (consistency_order.go):
 // each thread event, under TSO/PSO each write's memory-write, and one per
-// RMW pair. The formula is
+// RMW pair; a read or acquire with several allowed sources adds one
+// auxiliary variable. The formula is
 //
 //	Φ = Φ_order ∧ Φ_rf ∧ Φ_lock
 //
@@ -23,6 +24,13 @@ package encode
 // memory-write is the write itself, so VSC is VTSO with every buffer
 // flushed at once, and reads-from and good-writes instances differ only in
 // the size of each read's source set. The formula is in QF_IDL.
+//
+// Decide builds the skeleton (Φ_order and its transitive closure), the
+// rules simplified against it, and moves unit rules into the skeleton until
+// none is left (propagate, a closure in the sense of the seed papers). A
+// rule that became false means no witness; no rule left means every
+// topological order of the skeleton is a witness; otherwise Z3 decides
+// the rest and the witness is its model's order.
 
 import (
 	"cmp"

@@ -6,8 +6,8 @@ package encode
 //   - Φ_rf: every read reads from one of its allowed sources. A reads-from
 //     instance (VSC-rf, 002_29f9f830801bf5b9.txt Section 5; VTSO-rf and
 //     VPSO-rf, 004_fe58e94b2666f77b.txt Section 2.1) gives one source, a
-//     good-writes instance (000_1fb260b9b3a323b2.txt Section 4) a set; the
-//     formula is the disjunction over the set either way.
+//     good-writes instance (000_1fb260b9b3a323b2.txt Section 4) a set;
+//     under TSO/PSO a read may also read its own buffer.
 //   - Φ_lock: critical sections of a lock do not overlap, and an acquire
 //     with sources finds one of them as the lock's last release.
 //

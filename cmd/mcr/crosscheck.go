@@ -37,7 +37,7 @@ type crosscheckFlags struct {
 	seed                          uint64
 	threads, events, vars, locks  string // "N" or "MIN-MAX"
 	values                        int
-	perturb                       float64
+	perturb                       string // a probability, or "auto"
 	workers                       int
 	out, backend                  string
 	timeout                       time.Duration
@@ -112,7 +112,7 @@ Exit codes: 0 all agree, 1 disagreement or invalid witness, 2 bad input,
 	fl.StringVar(&f.vars, "vars", "2", "memory locations, N or MIN-MAX")
 	fl.StringVar(&f.locks, "locks", "1", "locks, N or MIN-MAX")
 	fl.IntVar(&f.values, "values", 2, "distinct values written")
-	fl.Float64Var(&f.perturb, "perturb", -1, "probability that an instance's sources are perturbed, then often unrealizable (default: 0.6 for rf, 0.8 for goodwrites, about half of the instances unrealizable)")
+	fl.StringVar(&f.perturb, "perturb", "auto", "probability that an instance's sources are perturbed, then often unrealizable; auto: 0.6 for rf, 0.8 for goodwrites (about half of the instances unrealizable)")
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs)")
 	fl.StringVar(&f.out, "out", "crosscheck-failures", "directory for the instance files of failures")
 	fl.StringVar(&f.backend, "backend", "all", backendHelp())
@@ -193,8 +193,11 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 			return badInput(err)
 		}
 	}
-	if f.perturb < 0 {
-		f.perturb = map[program.Constraint]float64{program.ReadsFrom: 0.6, program.GoodWrites: 0.8}[c]
+	perturb := map[program.Constraint]float64{program.ReadsFrom: 0.6, program.GoodWrites: 0.8}[c]
+	if f.perturb != "auto" {
+		if perturb, err = strconv.ParseFloat(f.perturb, 64); err != nil || perturb < 0 || perturb > 1 {
+			return badInput(fmt.Errorf("--perturb %q: want a probability or auto", f.perturb))
+		}
 	}
 	if f.count < 1 || f.values < 1 {
 		return badInput(fmt.Errorf("--count and --values must be positive"))
@@ -216,7 +219,7 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 	start := time.Now()
 	results := make([]crossResult, f.count)
 	parallel.ForEach(ctx, parallel.Workers(f.workers), f.count, func(_, i int) {
-		results[i] = crossOne(ctx, f, m, c, run, i)
+		results[i] = crossOne(ctx, f, m, c, perturb, run, i)
 		if bar != nil {
 			_ = bar.Add(1)
 		}
@@ -243,10 +246,10 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 
 // crossOne generates instance i (from the seed and i alone), decides it
 // with every backend of run, and writes it to f.out if they fail.
-func crossOne(ctx context.Context, f *crosscheckFlags, m program.MemoryModel, c program.Constraint, run []backend, i int) crossResult {
+func crossOne(ctx context.Context, f *crosscheckFlags, m program.MemoryModel, c program.Constraint, perturb float64, run []backend, i int) crossResult {
 	rng := rand.New(rand.NewPCG(f.seed, uint64(i)))
 	o := program.RandomOptions{Threads: f.threadsR.draw(rng), Events: f.eventsR.draw(rng), Vars: f.varsR.draw(rng),
-		Locks: f.lkR.draw(rng), Values: f.values, Model: m, Constraint: c, Perturb: f.perturb}
+		Locks: f.lkR.draw(rng), Values: f.values, Model: m, Constraint: c, Perturb: perturb}
 	inst, _ := program.RandomInstance(rng, o)
 	inst.Name = fmt.Sprintf("crosscheck-%s-%s-seed%d-%d", m, c, f.seed, i)
 	r := crossResult{events: inst.NumEvents()}

@@ -73,7 +73,7 @@ func backendHelp() string {
 	for _, b := range backends() {
 		names = append(names, b.Name)
 	}
-	return "comma-separated backends: all, z3, explicit (the polynomial deciders), naive, or a decider name (" +
+	return "comma-separated backends: all, z3 (both Z3 variants), explicit (the polynomial deciders), naive, or a name (" +
 		strings.Join(names, ", ") + ")"
 }
 

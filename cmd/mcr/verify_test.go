@@ -239,6 +239,7 @@ func TestCrosscheckBadInput(t *testing.T) {
 		{[]string{"--events", "5-3"}, "--events"},
 		{[]string{"--vars", "x"}, "--vars"},
 		{[]string{"--count", "0"}, "--count"},
+		{[]string{"--perturb", "2"}, "--perturb"},
 		{[]string{"--mm", "tso", "--kind", "goodwrites", "--backend", "explicit"}, "no selected backend"},
 		{[]string{"extra"}, "unknown command"},
 	}
