@@ -1,0 +1,624 @@
+package explicit
+
+// This file implements ReadsFrom-SMC, Algorithm 1 of seed 002
+// (002_29f9f830801bf5b9.txt, Section 4): stateless model checking that
+// explores exactly one execution per reads-from class under SC. A call
+// ReadsFrom-SMC(τ, E) extends the witness E of the trace τ to a complete
+// execution E·Ê (line 2), looks for every way to give a read of τ' = τ·Ê
+// another source (lines 4-11; each candidate trace τ''·σ is checked by
+// GetWitness, getwitness.go) and recurses into the schedules found, reads
+// of Ê from the last (lines 12-15).
+//
+// A trace is kept as a sequence of nodes (events with their source and
+// mark) in trace order; schedules(τ'') is attached to the position of τ''
+// in that sequence. Only an unmarked read (the head of a schedule, or an
+// event of Ê) can be such a position, and it belongs to the one call
+// whose Ê or schedule head it is, so schedules added by descendants are
+// always found by the loop of lines 12-15 that owns the position.
+//
+// Section 7 extensions:
+//   - RMW and CAS: a read-modify-write is a read and its write half (a
+//     node of two events); a read whose source changes keeps a write half
+//     unless it is a CAS that now fails. If eR is an RMW whose write is read
+//     by an RMW (or a CAS that reading eR.src succeeds) eW of another
+//     thread, the pair is reversed: σ = eR[src := eW[src := eR.src]]·π.
+//     A written value that only executing can tell stays unknown in the
+//     instance: GetWitness looks at sources, never at values.
+//   - Mutexes: an acquire reads from the release it follows (or init) and
+//     writes the lock, as in GetWitness (saturation.go). An acquire eL that
+//     follows an unlock cannot be reversed with it; instead the acquire e'L
+//     that opened the unlocked section is replaced by eL[src := e'L.src].
+//     An execution that ends with threads blocked on a lock replaces the
+//     last acquire of each such lock by each blocked acquire.
+//
+// Classes are therefore counted with acquires: two executions whose reads
+// agree but whose critical sections come in another order are two classes
+// (as in Nidhugg's rfsc and seed 004), while program.RFKey looks at reads
+// only.
+//
+// Findings: violations and deadlocks are those of the explored executions;
+// data races are read off each explored trace's happens-before order
+// (rfsmc_trace.go), which is complete because every class is explored.
+// The search is sequential: schedules found in one subtree are added to
+// positions an ancestor explores later, so subtrees are not independent.
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strconv"
+
+	"mcr/program"
+	"mcr/program/explore"
+)
+
+// ReadsFromSMC explores p with ReadsFrom-SMC and returns the findings and
+// statistics (Extra: "witness_queries", "schedules", and "rf_mismatches",
+// "replay_errors", "decider_errors", which are 0 unless something is
+// wrong). The search stops at the first finding unless opts.KeepGoing, and
+// when ctx is done (the result is then incomplete).
+func ReadsFromSMC(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
+	s := &rfSMC{ctx: ctx, p: p, rec: explore.NewRecorder("rf", opts), locs: newLocRegistry(), sched: map[int]*rfSchedules{}}
+	s.races = raceReporter{rec: s.rec, found: map[string]bool{}}
+	s.call(0, nil)
+	return s.rec.Result()
+}
+
+// rfNode is one event of a trace with its source (for reads and acquires:
+// the write or release it reads from, program.InitID for init) and mark.
+type rfNode struct {
+	ev     program.Event
+	src    program.EventID
+	marked bool
+	// fresh marks an event of a schedule that no earlier trace had: its
+	// head (a read with a new source), the head's write half, and the read
+	// of a reversed RMW. Like the events of Ê, such a write is a new source
+	// for every read (line 6) and such a read is new for the Section 7
+	// rules, in the call that explores the schedule.
+	fresh bool
+}
+
+func readLike(e *program.Event) bool { return e.Kind == program.Read || e.Kind == program.Acquire }
+
+// rfSchedules is schedules(τ”) for one position: the schedules in the
+// order found, how many have been explored, and the keys of every σ
+// proposed so far (consistent or not), so that none is checked twice.
+type rfSchedules struct {
+	list []rfSchedule
+	next int
+	keys map[string]bool
+	orig rfNode // the event at the position in the trace that created it
+}
+
+// rfSchedule is a pair ⟨σ, E”⟩: the nodes that follow τ” and a witness
+// of τ”·σ as a schedule.
+type rfSchedule struct {
+	sigma   []rfNode
+	witness program.Schedule
+}
+
+type rfSMC struct {
+	ctx   context.Context
+	p     program.Program
+	rec   *explore.Recorder
+	races raceReporter
+	locs  *locRegistry
+	gw    GetWitness
+	sched map[int]*rfSchedules // schedules(seq[:p]) by p
+
+	// The current trace τ' and what the current call computed about it.
+	seq   []rfNode
+	tr    *program.Trace
+	h     *hbOrder  // happens-before of the current execution
+	trPos []int32   // per seq position: trace position
+	pos   [][]int32 // per thread: seq position of each of its events
+	guide program.Schedule
+	// scratch for instances
+	evBuf  []program.Event
+	srcBuf [][]program.EventID
+}
+
+// call is ReadsFrom-SMC(τ, E) with τ = seq[:base]. It returns true if the
+// exploration must stop.
+func (s *rfSMC) call(base int, E program.Schedule) bool {
+	if s.ctx.Err() != nil {
+		s.rec.Stop(stopReason(s.ctx))
+		return true
+	}
+	// Line 2: extend E to a complete execution E·Ê.
+	x, err := program.Replay(s.p, E)
+	if over, _ := x.Done(); err != nil && !over {
+		smcDebug("replay %v: %v", E, err)
+		s.rec.Extra("replay_errors", 1)
+		return false
+	}
+	// Line 3: τ' := τ·Ê.
+	base, whole := s.extend(base, x.Trace())
+	if s.rec.Execution(x) || s.races.report(s.ctx, s.tr, s.h, nil) {
+		return true
+	}
+	if !whole {
+		// The schedule's head ended the execution (a violation or a
+		// failed assume in its thread) before events of τ that its
+		// witness had to place after it: a complete execution, but no
+		// extension of τ to explore further.
+		s.rec.Extra("cut_schedules", 1)
+		return false
+	}
+	// Line 4: schedules(pre(τ', eR)) := ∅ for the reads eR of Ê. The
+	// set remembers eR: a schedule whose head is eR itself (the
+	// blocking-lock rule can propose it) continues τ' and is explored
+	// already.
+	var reads []int
+	for p := base; p < len(s.seq); p++ {
+		if readLike(&s.seq[p].ev) {
+			reads = append(reads, p)
+			s.sched[p] = &rfSchedules{keys: map[string]bool{}, orig: s.seq[p]}
+		}
+	}
+	// Lines 5-11.
+	smcDebug("seq base %d: %v", base, s.seqString())
+	s.detect(base, x)
+	for p := range base {
+		s.seq[p].fresh = false
+	}
+	// Lines 12-15: reads of Ê from the end.
+	for i := len(reads) - 1; i >= 0; i-- {
+		p := reads[i]
+		for set := s.sched[p]; set != nil && set.next < len(set.list); {
+			sc := set.list[set.next]
+			set.next++
+			s.seq = append(s.seq[:p], sc.sigma...)
+			if s.call(p+len(sc.sigma), sc.witness) {
+				return true
+			}
+		}
+		delete(s.sched, p) // line 15
+	}
+	return false
+}
+
+// extend makes seq the trace τ·Ê of the execution tr: the nodes of τ take
+// the values the execution gave them (a schedule's read may now write, or
+// no longer write, as a CAS), then the events of Ê follow in execution
+// order, unmarked. Every source in τ is checked against the execution. It
+// returns the new length of τ and sets tr, h, trPos and pos; if the
+// execution ended before some event of τ, it only sets tr and h, leaves
+// seq alone and returns false.
+func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
+	h := newHBOrder(tr)
+	s.tr, s.h, s.guide = tr, h, tr.Schedule()
+	for _, n := range s.seq[:base] {
+		if id := n.ev.ID(); int(id.Index) >= len(h.at[id.Thread]) && !n.ev.Is(program.RMWWrite) {
+			return base, false
+		}
+	}
+	srcID := func(i int32) program.EventID {
+		if j := h.src[i]; j >= 0 {
+			return tr.Events[j].ID()
+		}
+		return program.InitID
+	}
+	tau := s.seq[:base]
+	out := make([]rfNode, 0, len(tr.Events))
+	nt := make([]int32, h.k) // events of τ per thread
+	for i := 0; i < len(tau); i++ {
+		n := tau[i]
+		id := n.ev.ID()
+		if int(id.Index) >= len(h.at[id.Thread]) {
+			continue // a phantom write half
+		}
+		a := tr.Events[h.at[id.Thread][id.Index]]
+		if n.ev.Is(program.RMWWrite) && !a.Is(program.RMWWrite) {
+			continue // a CAS that failed: no write half
+		}
+		if a.Kind != n.ev.Kind {
+			s.rec.Extra("rf_mismatches", 1)
+			continue
+		}
+		n.ev = a
+		if readLike(&a) {
+			if got := srcID(h.at[id.Thread][id.Index]); got != n.src {
+				s.rec.Extra("rf_mismatches", 1)
+				n.src = got
+			}
+		}
+		out = append(out, n)
+		nt[id.Thread] = max(nt[id.Thread], id.Index+1)
+		if a.Is(program.RMW) && (i+1 >= len(tau) || tau[i+1].ev.ID() != program.EventID{Thread: id.Thread, Index: id.Index + 1}) {
+			// a read that now succeeds: its write half ran with it
+			out = append(out, rfNode{ev: tr.Events[h.at[id.Thread][id.Index+1]], marked: n.marked})
+			nt[id.Thread] = max(nt[id.Thread], id.Index+2)
+		}
+	}
+	base = len(out)
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Index >= nt[e.Thread] {
+			n := rfNode{ev: *e}
+			if readLike(e) {
+				n.src = srcID(int32(i))
+			}
+			out = append(out, n)
+		}
+	}
+	s.seq = out
+	s.trPos = make([]int32, len(out))
+	s.pos = make([][]int32, h.k)
+	for t := range s.pos {
+		s.pos[t] = make([]int32, len(h.at[t]))
+	}
+	for p := range out {
+		id := out[p].ev.ID()
+		s.trPos[p] = h.at[id.Thread][id.Index]
+		s.pos[id.Thread][id.Index] = int32(p)
+	}
+	return base, true
+}
+
+// detect is lines 5-11 with the Section 7 extensions: every alternative
+// source of an unmarked read (or acquire) eR where eR or eW is new.
+func (s *rfSMC) detect(base int, x program.Execution) {
+	n := len(s.seq)
+	writes := map[locKey][]int32{}           // write-like nodes per location or lock
+	readers := map[program.EventID][]int32{} // reads per source
+	for p := range s.seq {
+		e := &s.seq[p].ev
+		switch e.Kind {
+		case program.Write:
+			writes[locKey{e.Loc, false}] = append(writes[locKey{e.Loc, false}], int32(p))
+		case program.Release:
+			writes[locKey{e.Loc, true}] = append(writes[locKey{e.Loc, true}], int32(p))
+		case program.Read:
+			readers[s.seq[p].src] = append(readers[s.seq[p].src], int32(p))
+		}
+	}
+	for r := 0; r < n; r++ {
+		nr := &s.seq[r]
+		if !readLike(&nr.ev) {
+			continue
+		}
+		rNew := r >= base
+		isNew := func(p int32) bool { return rNew || int(p) >= base || int(p) < n && s.seq[p].fresh }
+		if !nr.marked {
+			// Lines 5-6: eW may be init or any write of the location.
+			ws := writes[locKey{nr.ev.Loc, nr.ev.Kind == program.Acquire}]
+			if rNew {
+				s.tryRead(base, r, -1, ws)
+			}
+			for _, w := range ws {
+				if isNew(w) {
+					s.tryRead(base, r, int(w), ws)
+				}
+			}
+			if nr.ev.Is(program.RMW) {
+				w1 := program.EventID{Thread: nr.ev.Thread, Index: nr.ev.Index + 1}
+				for _, r2 := range readers[w1] {
+					if isNew(r2) || isNew(r2+1) || isNew(int32(s.pos[w1.Thread][w1.Index])) {
+						s.tryReverse(r, int(r2))
+					}
+				}
+			}
+		}
+		if nr.ev.Kind == program.Acquire && nr.src != program.InitID {
+			// The blocking-lock rule: replace the acquire that opened the
+			// section eR's release closes.
+			if a1 := s.opener(nr.src); a1 >= 0 && (rNew || nr.fresh || a1 >= base) {
+				s.tryReplace(a1, nr.ev, s.h.prevRow(s.trPos[r]))
+			}
+		}
+	}
+	// Section 7: threads blocked on a lock at the end.
+	if _, out := x.Done(); out.Kind == program.Deadlock || out.Kind == program.Bounded {
+		for t := 0; t < x.Threads(); t++ {
+			b, st := x.Pending(program.ThreadID(t))
+			if st != program.Waiting || b.Kind != program.Acquire {
+				continue
+			}
+			at := s.h.at[t]
+			b.Thread, b.Index = program.ThreadID(t), int32(len(at))
+			prev := s.h.zero
+			if len(at) > 0 {
+				prev = s.h.row(at[len(at)-1])
+			} else if f := s.h.fork[t]; f >= 0 {
+				prev = s.h.row(f)
+			}
+			if a1 := s.lastAcquire(b.Loc); a1 >= 0 {
+				s.tryReplace(a1, b, prev)
+			}
+		}
+	}
+}
+
+// tryRead tries eR = seq[r] reading from eW = seq[w] (init if w < 0);
+// writes are the write-like nodes of eR's location.
+func (s *rfSMC) tryRead(base, r, w int, writes []int32) {
+	nr := &s.seq[r]
+	wid, val := program.InitID, s.tr.InitValue(nr.ev.Loc)
+	if w >= 0 {
+		wid, val = s.seq[w].ev.ID(), s.seq[w].ev.Value
+	}
+	if wid == nr.src {
+		return
+	}
+	// MayRead: eW does not happen after eR, and no write eW' with
+	// eW [hb] eW' [hb] eR hides it.
+	h, rt := s.h, s.trPos[r]
+	if w >= 0 && h.before(rt, h.row(s.trPos[w])) {
+		return
+	}
+	prev := h.prevRow(rt)
+	for _, w2 := range writes {
+		if int(w2) != w && h.before(s.trPos[w2], prev) && (w < 0 || h.before(s.trPos[w], h.row(s.trPos[w2]))) {
+			return
+		}
+	}
+	// Lines 7-9: σ := eR[src := eW]·mark(π), π = predecs(eW) ∩ post(eR).
+	head := *nr
+	head.src, head.marked, head.fresh = wid, false, true
+	sigma, _ := s.withHalf(head, val, true)
+	if w > r {
+		sigma = s.appendPast(sigma, r, h.row(s.trPos[w]), nil)
+	}
+	s.propose(r, sigma, false)
+}
+
+// withHalf returns the head node of a schedule reading val, followed by a
+// write half when it is an RMW or a CAS that succeeds on val. known is
+// false when val is not the value the head will read (it reads a write
+// whose value only executing tells); a CAS head is then planned without a
+// write half and unsure is true (propose finds out).
+func (s *rfSMC) withHalf(head rfNode, val int64, known bool) (sigma []rfNode, unsure bool) {
+	e := &head.ev
+	if e.Kind == program.Read {
+		e.Value = val
+	}
+	if e.Kind != program.Read || !e.Is(program.RMW) && !e.Is(program.CAS) {
+		return []rfNode{head}, false
+	}
+	if e.Is(program.CAS) && (!known || val != e.Arg) {
+		e.Flags &^= program.RMW
+		return []rfNode{head}, !known
+	}
+	e.Flags |= program.RMW
+	return []rfNode{head, s.halfOf(e)}, false
+}
+
+// halfOf returns the write half of the RMW read e, with the value its
+// current write half writes if it has one (a placeholder: instances look
+// at sources, not values).
+func (s *rfSMC) halfOf(e *program.Event) rfNode {
+	half := rfNode{ev: program.Event{Thread: e.Thread, Index: e.Index + 1, Kind: program.Write,
+		Flags: program.Atomic | program.RMWWrite, Loc: e.Loc, Pos: e.Pos}, marked: true, fresh: true}
+	if p := s.pos[e.Thread]; int(e.Index)+1 < len(p) && s.seq[p[e.Index+1]].ev.Is(program.RMWWrite) {
+		half.ev.Value = s.seq[p[e.Index+1]].ev.Value
+	}
+	return half
+}
+
+// appendPast appends, marked and in trace order, the nodes after position
+// r that happen before the event with clock row or before the event with
+// clock also (if non-nil); an RMW's write half goes with its read.
+func (s *rfSMC) appendPast(sigma []rfNode, r int, row, also []int32) []rfNode {
+	h := s.h
+	taken := false
+	for q := r + 1; q < len(s.seq); q++ {
+		n := s.seq[q]
+		t := s.trPos[q]
+		take := h.before(t, row) || also != nil && h.before(t, also) || taken && n.ev.Is(program.RMWWrite)
+		if n.ev.Is(program.RMWWrite) && q == r+1 && s.seq[r].ev.ID().Thread == n.ev.Thread {
+			take = false // eR's own write half is rebuilt by withHalf
+		}
+		taken = take
+		if take {
+			n.marked = true
+			sigma = append(sigma, n)
+		}
+	}
+	return sigma
+}
+
+// tryReverse is the RMW rule of Section 7 for eR = seq[r] (an RMW) and the
+// read r2 of another thread's RMW (or CAS) that reads eR's write:
+// σ = eR[src := eW[src := eR.src]]·π.
+func (s *rfSMC) tryReverse(r, r2 int) {
+	nr, e2 := &s.seq[r], s.seq[r2].ev
+	if r2 <= r || e2.Thread == nr.ev.Thread || e2.Kind != program.Read || !e2.Is(program.RMW) && !e2.Is(program.CAS) {
+		return
+	}
+	if e2.Is(program.CAS) && nr.ev.Value != e2.Arg {
+		return // eW reading eR.src fails: it writes nothing eR could read
+	}
+	h := s.h
+	p2 := h.prevRow(s.trPos[r2])
+	if h.before(s.trPos[r], p2) {
+		return // eW's thread needs eR
+	}
+	var srcRow []int32
+	if nr.src != program.InitID {
+		srcRow = h.row(h.at[nr.src.Thread][nr.src.Index])
+	}
+	w2 := program.EventID{Thread: e2.Thread, Index: e2.Index + 1}
+	head := *nr
+	head.src, head.marked, head.fresh = w2, false, true
+	// eW' writes what eW wrote if it is a successful CAS; otherwise its
+	// value depends on what it reads now.
+	val, known := int64(0), e2.Is(program.RMW) && e2.Is(program.CAS)
+	if known {
+		val = s.seq[s.pos[e2.Thread][e2.Index+1]].ev.Value
+	}
+	sigma, unsure := s.withHalf(head, val, known)
+	// π: the past of eW's thread and of eR.src after eR, then eW'.
+	for _, n := range s.appendPast(nil, r, p2, srcRow) {
+		if n.ev.Thread == e2.Thread && n.ev.Index >= e2.Index {
+			continue // eW itself, rebuilt below
+		}
+		sigma = append(sigma, n)
+	}
+	rw := rfNode{ev: e2, src: nr.src, fresh: true}
+	rw.ev.Value = nr.ev.Value
+	rws, _ := s.withHalf(rw, nr.ev.Value, true)
+	for _, n := range rws {
+		n.marked = true
+		sigma = append(sigma, n)
+	}
+	s.propose(r, sigma, unsure)
+}
+
+// tryReplace is the blocking-lock rule of Section 7: the acquire a1 =
+// seq[a1] is replaced by the acquire b (whose thread's past has clock
+// prev) taking a1's source, σ = b[src := a1.src]·π.
+func (s *rfSMC) tryReplace(a1 int, b program.Event, prev []int32) {
+	n1 := &s.seq[a1]
+	if n1.marked || b.Thread == n1.ev.Thread || s.h.before(s.trPos[a1], prev) {
+		return
+	}
+	sigma := []rfNode{{ev: b, src: n1.src, fresh: true}}
+	s.propose(a1, s.appendPast(sigma, a1, prev, nil), false)
+}
+
+// opener returns the seq position of the acquire that opened the critical
+// section the release rel closes, or -1.
+func (s *rfSMC) opener(rel program.EventID) int {
+	p := s.pos[rel.Thread]
+	l := s.seq[p[rel.Index]].ev.Loc
+	for i := rel.Index - 1; i >= 0; i-- {
+		if e := &s.seq[p[i]].ev; e.Kind == program.Acquire && e.Loc == l {
+			return int(p[i])
+		}
+	}
+	return -1
+}
+
+// lastAcquire returns the seq position of the last acquire of lock l in
+// the execution, or -1.
+func (s *rfSMC) lastAcquire(l program.Loc) int {
+	for i := len(s.tr.Events) - 1; i >= 0; i-- {
+		if e := &s.tr.Events[i]; e.Kind == program.Acquire && e.Loc == l {
+			return int(s.pos[e.Thread][e.Index])
+		}
+	}
+	return -1
+}
+
+// propose is lines 10-11: unless an equivalent σ was proposed at p before,
+// ask GetWitness for a witness of seq[:p]·σ, guided by the current
+// execution, and add ⟨σ, E”⟩ to schedules(seq[:p]) if there is one. If
+// unsure, σ's head is a CAS planned to fail whose value only executing
+// tells: the witness is run, and if the CAS succeeds the head gets its
+// write half and is checked again.
+func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
+	set := s.sched[p]
+	if set == nil {
+		panic("rfsmc: schedule at a position no call owns")
+	}
+	if h := sigma[0]; h.ev.ID() == set.orig.ev.ID() && h.src == set.orig.src {
+		return
+	}
+	k := sigmaKey(sigma)
+	if set.keys[k] {
+		return
+	}
+	set.keys[k] = true
+	sched := s.decide(p, sigma)
+	if sched != nil && unsure && s.casSucceeds(sched, sigma[0].ev.ID()) {
+		head := sigma[0]
+		head.ev.Flags |= program.RMW
+		sigma = append([]rfNode{head, s.halfOf(&head.ev)}, sigma[1:]...)
+		sched = s.decide(p, sigma)
+	}
+	smcDebug("propose at %d %s: %v", p, k, sched != nil)
+	if sched != nil {
+		s.rec.Extra("schedules", 1)
+		set.list = append(set.list, rfSchedule{sigma: slices.Clone(sigma), witness: sched})
+	}
+}
+
+// decide asks GetWitness for a witness of seq[:p]·σ and returns it as a
+// schedule with σ's head as late as it can go, or nil.
+func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
+	evs, srcs := s.evBuf[:0], s.srcBuf[:0]
+	for _, part := range [][]rfNode{s.seq[:p], sigma} {
+		for i := range part {
+			evs = append(evs, part[i].ev)
+			var src []program.EventID
+			if readLike(&part[i].ev) {
+				src = []program.EventID{part[i].src}
+			}
+			srcs = append(srcs, src)
+		}
+	}
+	s.evBuf, s.srcBuf = evs, srcs
+	inst, err := smcInstance(program.ReadsFrom, s.tr, s.locs, evs, srcs, s.guide)
+	if err != nil {
+		smcDebug("instance at %d %s: %v", p, sigmaKey(sigma), err)
+		s.rec.Extra("decider_errors", 1)
+		return nil
+	}
+	s.rec.Extra("witness_queries", 1)
+	w, ok, err := program.CheckedDecide(s.ctx, &s.gw, inst)
+	if err == nil && ok {
+		w, err = sinkLast(inst, w, sigma[0].ev.ID())
+	}
+	if err != nil {
+		if s.ctx.Err() == nil {
+			smcDebug("decide: %v", err)
+			s.rec.Extra("decider_errors", 1)
+		}
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	return scheduleOf(inst, w)
+}
+
+// casSucceeds runs sched and reports whether the CAS head succeeded.
+func (s *rfSMC) casSucceeds(sched program.Schedule, head program.EventID) bool {
+	s.rec.Extra("cas_probes", 1)
+	x, _ := program.Replay(s.p, sched)
+	for _, e := range x.Trace().Events {
+		if e.ID() == head {
+			return e.Is(program.RMW)
+		}
+	}
+	return false
+}
+
+// sigmaKey identifies σ up to ≡: its events with their sources.
+func sigmaKey(sigma []rfNode) string {
+	ids := make([]string, 0, len(sigma))
+	for _, n := range sigma {
+		if n.ev.Is(program.RMWWrite) {
+			continue
+		}
+		k := strconv.Itoa(int(n.ev.Thread)) + ":" + strconv.Itoa(int(n.ev.Index))
+		if readLike(&n.ev) {
+			k += "<" + strconv.Itoa(int(n.src.Thread)) + ":" + strconv.Itoa(int(n.src.Index))
+		}
+		ids = append(ids, k)
+	}
+	sort.Strings(ids)
+	b := make([]byte, 0, 16*len(ids))
+	for _, id := range ids {
+		b = append(b, id...)
+		b = append(b, ';')
+	}
+	return string(b)
+}
+
+var smcDebug = func(string, ...any) {}
+
+func (s *rfSMC) seqString() string {
+	out := ""
+	for _, n := range s.seq {
+		out += n.ev.ID().String()
+		if readLike(&n.ev) {
+			out += "<" + n.src.String()
+		}
+		if n.marked {
+			out += "*"
+		}
+		out += " "
+	}
+	return out
+}

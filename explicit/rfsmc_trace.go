@@ -1,0 +1,381 @@
+package explicit
+
+// This file implements what the two SMC explorers (rfsmc.go, rvfsmc.go)
+// share about an executed trace: its happens-before order as vector clocks,
+// the data races it shows, dense location numbers for consistency
+// instances, and the stop conditions of an exploration.
+//
+// Happens-before here is [≤τ ∪ rf]+ of 002_29f9f830801bf5b9.txt Section 3:
+// program order, fork before the child's first event, the child's last
+// event before the join, every read after the write it reads from, and,
+// locks being read-modify-writes of their mutex (Section 7; seed 000
+// Appendix A), every acquire after the release it follows.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+
+	"mcr/program"
+	"mcr/program/explore"
+)
+
+// hbOrder holds the happens-before clocks of one trace: vc[i*k+t] is the
+// number of events of thread t that happen before trace event i or are it.
+type hbOrder struct {
+	ev   []program.Event
+	k    int
+	vc   []int32
+	at   [][]int32 // per thread: trace positions of its events
+	fork []int32   // per thread: trace position of the fork creating it, or -1
+	src  []int32   // per trace position: the write (or release) a read (or acquire) follows, -1 for init, -2 otherwise
+	zero []int32
+}
+
+// newHBOrder computes the clocks of tr, whose order is an execution.
+func newHBOrder(tr *program.Trace) *hbOrder {
+	ev := tr.Events
+	k := len(tr.Threads)
+	for i := range ev {
+		if int(ev[i].Thread) >= k {
+			k = int(ev[i].Thread) + 1
+		}
+	}
+	h := &hbOrder{ev: ev, k: k, vc: make([]int32, len(ev)*k), at: make([][]int32, k), fork: make([]int32, k),
+		src: make([]int32, len(ev)), zero: make([]int32, k)}
+	for t := range h.fork {
+		h.fork[t] = -1
+	}
+	last := map[locKey]int32{} // last write (release) per location (lock)
+	for i := range ev {
+		e := &ev[i]
+		row := h.vc[i*k : (i+1)*k]
+		copy(row, h.prevRow(int32(i)))
+		h.src[i] = -2
+		switch e.Kind {
+		case program.Read, program.Acquire:
+			h.src[i] = -1
+			if w, ok := last[locKey{e.Loc, e.Kind == program.Acquire}]; ok {
+				h.src[i] = w
+				joinVC(row, h.row(w))
+			}
+		case program.Join:
+			if c := h.at[e.Value]; len(c) > 0 {
+				joinVC(row, h.row(c[len(c)-1]))
+			}
+		}
+		row[e.Thread] = e.Index + 1
+		h.at[e.Thread] = append(h.at[e.Thread], int32(i))
+		switch e.Kind {
+		case program.Write:
+			last[locKey{e.Loc, false}] = int32(i)
+		case program.Release:
+			last[locKey{e.Loc, true}] = int32(i)
+		case program.Fork:
+			h.fork[e.Value] = int32(i)
+		}
+	}
+	return h
+}
+
+func joinVC(a, b []int32) {
+	for t, x := range b {
+		if x > a[t] {
+			a[t] = x
+		}
+	}
+}
+
+// row returns the clock of trace event i.
+func (h *hbOrder) row(i int32) []int32 { return h.vc[int(i)*h.k : (int(i)+1)*h.k] }
+
+// prevRow returns the clock of what precedes event i in its thread (its
+// program-order predecessor, or the fork of its thread): the causal past
+// of i without i's own source.
+func (h *hbOrder) prevRow(i int32) []int32 {
+	e := &h.ev[i]
+	if e.Index > 0 {
+		return h.row(h.at[e.Thread][e.Index-1])
+	}
+	if f := h.fork[e.Thread]; f >= 0 {
+		return h.row(f)
+	}
+	return h.zero
+}
+
+// before reports whether event i happens before (or is) the event whose
+// clock is row.
+func (h *hbOrder) before(i int32, row []int32) bool {
+	e := &h.ev[i]
+	return row[e.Thread] > e.Index
+}
+
+// locKey names a memory location or a lock (they never share a number in
+// an instance).
+type locKey struct {
+	loc  program.Loc
+	lock bool
+}
+
+// locRegistry numbers the locations and locks of a program densely, the
+// same way for every execution, for the instances handed to deciders.
+type locRegistry struct {
+	id    map[locKey]program.Loc
+	names []string
+	init  []int64
+}
+
+func newLocRegistry() *locRegistry { return &locRegistry{id: map[locKey]program.Loc{}} }
+
+// dense returns the instance location of e's location or lock.
+func (r *locRegistry) dense(tr *program.Trace, e *program.Event) program.Loc {
+	k := locKey{e.Loc, e.Kind.IsLock()}
+	if l, ok := r.id[k]; ok {
+		return l
+	}
+	l := program.Loc(len(r.names))
+	r.id[k] = l
+	prefix := "x"
+	if k.lock {
+		prefix = "m"
+	}
+	r.names = append(r.names, prefix+strconv.Itoa(int(l)))
+	r.init = append(r.init, tr.InitValue(e.Loc))
+	return l
+}
+
+// smcInstance builds the SC consistency instance of an event set. events
+// lists the set in any order; it must be closed under program order
+// (thread t's events have indices 0..m-1). sources[i] gives the allowed
+// sources of events[i] if it is a read or an acquire, as event identities
+// (program.InitID for the initial value); a read takes the value of its
+// first source. The guide, restricted to
+// the set, becomes Instance.Guide. Failed trylocks (LockFail) become
+// fences: instances have no place for them.
+func smcInstance(c program.Constraint, tr *program.Trace, locs *locRegistry, events []program.Event,
+	sources [][]program.EventID, guide program.Schedule) (*program.Instance, error) {
+	k := len(tr.Threads)
+	count := make([]int32, k)
+	for i := range events {
+		t := events[i].Thread
+		if int(t) >= k {
+			return nil, fmt.Errorf("smc instance: thread %d out of range", t)
+		}
+		count[t]++
+	}
+	inst := &program.Instance{Name: tr.File, Model: program.SC, Constraint: c, Threads: make([]string, k),
+		Start: make([]int32, k+1)}
+	for t := range k {
+		inst.Threads[t] = tr.Threads[t].Name
+		inst.Start[t+1] = inst.Start[t] + count[t]
+	}
+	inst.Events = make([]program.Event, len(events))
+	placed := make([]bool, len(events))
+	srcOf := make([][]program.EventID, len(events))
+	for i := range events {
+		e := events[i]
+		if e.Index < 0 || e.Index >= count[e.Thread] {
+			return nil, fmt.Errorf("smc instance: %s is not in a program-order prefix", e.ID())
+		}
+		d := inst.Start[e.Thread] + e.Index
+		if placed[d] {
+			return nil, fmt.Errorf("smc instance: %s twice", e.ID())
+		}
+		placed[d] = true
+		if e.Kind == program.LockFail {
+			e.Kind, e.Loc = program.Fence, 0
+		}
+		if e.Kind.IsAccess() || e.Kind.IsLock() {
+			e.Loc = locs.dense(tr, &events[i])
+		}
+		e.Pos = program.Pos{}
+		inst.Events[d] = e
+		srcOf[d] = sources[i]
+	}
+	inst.Locs, inst.Init = locs.names, locs.init
+	inst.Sources = make([][]int32, len(events))
+	for d := range inst.Events {
+		e := &inst.Events[d]
+		if e.Kind != program.Read && e.Kind != program.Acquire {
+			continue
+		}
+		srcs := srcOf[d]
+		set := make([]int32, 0, len(srcs))
+		for _, s := range srcs {
+			if s == program.InitID {
+				set = append(set, program.InitSource)
+				continue
+			}
+			j := inst.Dense(s)
+			if j < 0 {
+				return nil, fmt.Errorf("smc instance: source %s of %s is not in the set", s, e.ID())
+			}
+			set = append(set, j)
+		}
+		sort.Slice(set, func(a, b int) bool { return set[a] < set[b] })
+		inst.Sources[d] = set
+		if e.Kind == program.Read && len(set) > 0 {
+			if s := set[0]; s == program.InitSource {
+				e.Value = inst.InitValue(e.Loc)
+			} else {
+				e.Value = inst.Events[s].Value
+			}
+		}
+	}
+	for _, id := range guide {
+		if inst.Dense(id) >= 0 {
+			inst.Guide = append(inst.Guide, program.Step{Event: id})
+		}
+	}
+	return inst, nil
+}
+
+// scheduleOf turns a witness into a schedule for program.Replay: the write
+// half of a read-modify-write executes with its read, so it is left out
+// (the read may also fail, as a compare-and-swap, and then has none).
+func scheduleOf(inst *program.Instance, w program.Witness) program.Schedule {
+	s := make(program.Schedule, 0, len(w))
+	for _, st := range w {
+		if d := inst.Dense(st.Event); !st.Flush && d >= 0 && !inst.Events[d].Is(program.RMWWrite) {
+			s = append(s, st.Event)
+		}
+	}
+	return s
+}
+
+// sinkLast moves the event head of witness w (with its write half) as late
+// as it can go: past every later step of another thread that touches
+// neither its location nor its lock. head is the last event of its thread
+// and no read reads it, so the result is again a witness (it is validated
+// all the same). Executing head may end the execution (an assertion on
+// the value it read, a failed assume), and then whatever comes after it in
+// the schedule does not run; sinking it leaves as little as possible
+// there.
+func sinkLast(inst *program.Instance, w program.Witness, head program.EventID) (program.Witness, error) {
+	i := slices.IndexFunc(w, func(s program.Step) bool { return s.Event == head && !s.Flush })
+	if i < 0 {
+		return w, nil
+	}
+	h := &inst.Events[inst.Dense(head)]
+	n := 1
+	if i+1 < len(w) && w[i+1].Event.Thread == head.Thread {
+		n = 2 // its write half
+	}
+	out := slices.Clone(w)
+	j := i + n // first step after the head
+	for j < len(out) {
+		e := &inst.Events[inst.Dense(out[j].Event)]
+		if e.Thread == h.Thread || (e.Kind.IsAccess() || e.Kind.IsLock()) && e.Loc == h.Loc && e.Kind.IsLock() == h.Kind.IsLock() {
+			break
+		}
+		j++
+	}
+	if j == i+n {
+		return w, nil
+	}
+	moved := slices.Clone(out[i : i+n])
+	copy(out[i:], out[i+n:j])
+	copy(out[j-n:], moved)
+	if err := program.ValidateWitness(inst, out); err != nil {
+		return nil, fmt.Errorf("sinking %s: %w", head, err)
+	}
+	return out, nil
+}
+
+// raceReporter finds the data races of explored traces.
+type raceReporter struct {
+	rec   *explore.Recorder
+	found map[string]bool // source-location pairs already reported
+}
+
+// report reports every pair of conflicting accesses of tr (not both
+// atomic; the write half of an RMW never runs alone, so its read stands
+// for it) that hb leaves unordered apart from the second reading the
+// first: after the causal past of their predecessors, both are the next
+// events of their threads, so they can run back to back (dfs's check,
+// 001_aa53da3bf10d3f4e.txt Section 3.3). Where hb orders a pair and
+// predict is set, predict decides (for rvf, whose traces fix values, not
+// sources). It returns true if the exploration must stop.
+func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder,
+	predict func(a, b int32) (program.Schedule, bool)) bool {
+	byLoc := map[program.Loc][]int32{}
+	plain := map[program.Loc]bool{}
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		if !e.Kind.IsAccess() || e.Is(program.RMWWrite) {
+			continue
+		}
+		byLoc[e.Loc] = append(byLoc[e.Loc], int32(i))
+		if !e.Is(program.Atomic) {
+			plain[e.Loc] = true
+		}
+	}
+	locs := make([]program.Loc, 0, len(plain))
+	for l := range plain {
+		locs = append(locs, l)
+	}
+	sort.Slice(locs, func(a, b int) bool { return locs[a] < locs[b] })
+	for _, l := range locs {
+		as := byLoc[l]
+		for x := range as {
+			for _, b := range as[x+1:] {
+				a := as[x]
+				ea, eb := &tr.Events[a], &tr.Events[b]
+				if !program.Conflicts(ea, eb) {
+					continue
+				}
+				key := raceKeyOf(ea.Pos, eb.Pos)
+				if r.found[key] || ctx.Err() != nil {
+					continue
+				}
+				var sched program.Schedule
+				if !h.before(a, h.prevRow(b)) && !h.before(b, h.prevRow(a)) {
+					pa, pb := h.prevRow(a), h.prevRow(b)
+					for j := range tr.Events {
+						if h.before(int32(j), pa) || h.before(int32(j), pb) {
+							sched = append(sched, tr.Events[j].ID())
+						}
+					}
+					sched = append(sched, ea.ID(), eb.ID())
+				} else if predict != nil {
+					s, ok := predict(a, b)
+					if !ok {
+						continue
+					}
+					sched = s
+				} else {
+					continue
+				}
+				r.found[key] = true
+				f := explore.Finding{Kind: explore.KindRace, Schedule: sched,
+					Message: "data race on " + tr.LocName(ea.Loc) + " between " + tr.ThreadName(ea.Thread) + " (" + ea.Kind.String() +
+						") and " + tr.ThreadName(eb.Thread) + " (" + eb.Kind.String() + ")",
+					Locations: []explore.Location{{File: tr.File, Line: ea.Pos.Line, Col: ea.Pos.Col}, {File: tr.File, Line: eb.Pos.Line, Col: eb.Pos.Col}}}
+				sort.Slice(f.Locations, func(i, j int) bool {
+					return f.Locations[i].Line < f.Locations[j].Line || f.Locations[i].Line == f.Locations[j].Line && f.Locations[i].Col < f.Locations[j].Col
+				})
+				if r.rec.Finding(f, tr.Threads) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func raceKeyOf(a, b program.Pos) string {
+	if b.Line < a.Line || b.Line == a.Line && b.Col < a.Col {
+		a, b = b, a
+	}
+	return a.String() + "|" + b.String()
+}
+
+// stopReason names why ctx ended a search.
+func stopReason(ctx context.Context) string {
+	if ctx.Err() == context.DeadlineExceeded {
+		return "timeout"
+	}
+	return "interrupted"
+}

@@ -1,0 +1,423 @@
+package explicit
+
+// This file implements RVF-SMC, Algorithm 2 of seed 000
+// (000_1fb260b9b3a323b2.txt, Section 5): stateless model checking under
+// the reads-value-from equivalence, which explores at most one maximal
+// trace per class of (event set, value each read reads, causal order of
+// the reads). A call RVF-SMC(X, GoodW, σ, C) runs the witness σ of
+// (X, GoodW), extends it by every enabled event that is not a read
+// (line 1), and then gives each enabled read, in turn, each value some
+// visible write offers (lines 13-28), asking VerifySC (verifysc.go, with
+// closure and the auxiliary trace σ̃∘r as guide, Section 4.2) for a witness
+// of the larger instance. The causal map C forbids a read the sources an
+// earlier sibling already covered (lines 29-30); backtrack signals stop a
+// call early when no descendant found a new source for the read it
+// mutated (lines 2-5, 12-16, Lemma 1).
+//
+// Appendix A: an RMW or CAS read is mutated together with its write half
+// (a CAS that may fail keeps one in the instance: it is the last event of
+// its thread and no read reads it, so the instance stays equivalent); a
+// pending RMW or CAS read is a potential source for an ancestor's read of
+// its location (line 4). A lock acquire is a read of its mutex and a
+// release a write: each release is a value of its own, and init (the lock
+// never released) is one too. Spawn and join extend program order.
+//
+// Executions are counted at the leaves, the calls whose extension ends the
+// execution (every thread finished, blocked or failed): one per explored
+// class. The runs of inner calls, which stop at the first reads, are
+// counted as "replays". Races are read off the leaves: hb-unordered pairs
+// at once, hb-ordered ones by an explicit MCR race query (Seeder) on the
+// values of the trace, since a class fixes values, not sources. The search
+// is sequential: the backtrack signals of a call depend on what its
+// descendants found.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"mcr/program"
+	"mcr/program/explore"
+)
+
+// RVFSMC explores p with RVF-SMC and returns the findings and statistics
+// (Extra: "replays", "verifysc_queries", "pruned_by_backtrack", and
+// "rf_mismatches", "replay_errors", "decider_errors", which are 0 unless
+// something is wrong). The search stops at the first finding unless
+// opts.KeepGoing, and when ctx is done (the result is then incomplete).
+func RVFSMC(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
+	s := &rvfSMC{ctx: ctx, p: p, rec: explore.NewRecorder("rvf", opts), locs: newLocRegistry(),
+		good: map[program.EventID][]program.EventID{}, ancestors: map[program.EventID]*rvfAncestor{}}
+	s.races = raceReporter{rec: s.rec, found: map[string]bool{}}
+	s.call(nil, rvfCausal{})
+	return s.rec.Result()
+}
+
+// rvfCausal is a causal map C: for a read, per thread the number of
+// events of that thread whose writes it may no longer read.
+type rvfCausal map[program.EventID][]int32
+
+// rvfAncestor is a read mutated by a call on the recursion path, with its
+// backtrack signal.
+type rvfAncestor struct {
+	thread program.ThreadID
+	loc    locKey
+	signal bool
+}
+
+type rvfSMC struct {
+	ctx   context.Context
+	p     program.Program
+	rec   *explore.Recorder
+	races raceReporter
+	locs  *locRegistry
+	vsc   VerifySC
+	// good is GoodW of the current call: the allowed sources of every read
+	// (and acquire) of X.
+	good      map[program.EventID][]program.EventID
+	ancestors map[program.EventID]*rvfAncestor
+}
+
+// call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
+// s.good. It returns true if the exploration must stop.
+func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal) bool {
+	if s.ctx.Err() != nil {
+		s.rec.Stop(stopReason(s.ctx))
+		return true
+	}
+	// Line 1: σ̃ := σ∘σ̂, σ̂ a maximal extension without reads.
+	x, n, err := runSchedule(s.p, sigma)
+	if err != nil {
+		s.rec.Extra("replay_errors", 1)
+		return false
+	}
+	extendNoReads(x)
+	snap := *x.Trace() // x runs on below (args), so keep σ̃ as it is now
+	snap.Events = snap.Events[:len(snap.Events):len(snap.Events)]
+	tr := &snap
+	s.checkValues(tr)
+	// Lines 2-5: the writes of σ̂ (and pending RMWs, Appendix A) are new
+	// sources for the ancestors' reads of their location.
+	for i := n; i < len(tr.Events); i++ {
+		if e := &tr.Events[i]; e.Kind == program.Write || e.Kind == program.Release {
+			s.signal(e.Thread, locKey{e.Loc, e.Kind == program.Release})
+		}
+	}
+	var mutate []program.Event // lines 6-11
+	for t := 0; t < x.Threads(); t++ {
+		e, st := x.Pending(program.ThreadID(t))
+		if e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) {
+			s.signal(program.ThreadID(t), locKey{e.Loc, false})
+		}
+		if st != program.Enabled || !readLike(&e) {
+			continue
+		}
+		if _, ok := C[e.ID()]; ok {
+			mutate = append(mutate, e)
+		} else {
+			mutate = append([]program.Event{e}, mutate...)
+		}
+	}
+	if over, _ := x.Done(); over || len(mutate) == 0 {
+		// A maximal trace: the leaf of its class.
+		return s.rec.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr), s.predictRace(tr))
+	}
+	s.rec.Extra("replays", 1)
+	guide := tr.Schedule()
+	s.learnCASArgs(x, guide, mutate)
+	smcDebug("call %v -> %v mutate %v C %v", sigma, tr.Schedule(), mutate, C)
+	mhb := program.MustHappenBefore(tr)
+	// Lines 12-28.
+	backtrack := true
+	for backtrack && len(mutate) > 0 {
+		r := mutate[0]
+		mutate = mutate[1:]
+		if _, ok := C[r.ID()]; !ok {
+			backtrack = false // lines 15-16
+		}
+		// Lines 17-18: the visible sources C allows, grouped by value.
+		for _, group := range s.sources(tr, mhb, r, C[r.ID()]) {
+			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
+			s.good[r.ID()] = group
+			w, err := s.witness(tr, r, group, guide)
+			delete(s.good, r.ID())
+			if err != nil {
+				if s.ctx.Err() != nil {
+					s.rec.Stop(stopReason(s.ctx))
+					return true
+				}
+				s.rec.Extra("decider_errors", 1)
+				continue
+			}
+			smcDebug("  r %s group %v -> %v", r.ID(), group, w)
+			if w == nil {
+				continue
+			}
+			// Lines 23-28.
+			s.good[r.ID()] = group
+			s.ancestors[r.ID()] = &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, signal: backtrack}
+			stop := s.call(w, C.clone())
+			backtrack = s.ancestors[r.ID()].signal
+			delete(s.ancestors, r.ID())
+			delete(s.good, r.ID())
+			if stop {
+				return true
+			}
+		}
+		// Lines 29-30: C(r)(thr) := |E(σ̃)_thr|.
+		cnt := make([]int32, len(tr.Threads))
+		for i := range tr.Events {
+			cnt[tr.Events[i].Thread]++
+		}
+		C[r.ID()] = cnt
+	}
+	if len(mutate) > 0 {
+		s.rec.Extra("pruned_by_backtrack", float64(len(mutate)))
+	}
+	return false
+}
+
+// signal sets the backtrack signal of every ancestor read of loc in
+// another thread than t (lines 3-5).
+func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
+	for _, a := range s.ancestors {
+		if a.loc == loc && a.thread != t {
+			a.signal = true
+		}
+	}
+}
+
+// sources returns VisibleW(r) \ forbids(r) over the events of tr, grouped
+// by the value they write (lines 17-18), in trace order with init first.
+// forbid is C(r) (nil if undefined). Each release of a lock is a group of
+// its own.
+func (s *rvfSMC) sources(tr *program.Trace, mhb *program.Clocks, r program.Event, forbid []int32) [][]program.EventID {
+	lock := r.Kind == program.Acquire
+	past := pastOf(tr, r.Thread)
+	var prev program.VC // clock of r's program-order predecessor
+	if len(past) > 0 {
+		prev = mhb.Of(int(past[len(past)-1]))
+	} else if f := forkOf(tr, r.Thread); f >= 0 {
+		prev = mhb.Of(f)
+	}
+	before := func(i int) bool { // event i happens before r in program order
+		e := &tr.Events[i]
+		return prev != nil && prev[e.Thread] > e.Index
+	}
+	var ws []int
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		if e.Loc == r.Loc && (lock && e.Kind == program.Release || !lock && e.Kind == program.Write) {
+			ws = append(ws, i)
+		}
+	}
+	visible := func(i int) bool {
+		for _, j := range ws {
+			if j != i && before(j) && (i < 0 || mhb.Before(i, j)) {
+				return false // hidden by a later write before r
+			}
+		}
+		return true
+	}
+	var groups [][]program.EventID
+	var vals []int64
+	add := func(id program.EventID, v int64) {
+		if !lock {
+			if k := slices.Index(vals, v); k >= 0 {
+				groups[k] = append(groups[k], id)
+				return
+			}
+		}
+		vals = append(vals, v)
+		groups = append(groups, []program.EventID{id})
+	}
+	if forbid == nil && visible(-1) {
+		add(program.InitID, tr.InitValue(r.Loc))
+	}
+	for _, i := range ws {
+		e := &tr.Events[i]
+		if forbid != nil && e.Index < forbid[e.Thread] || !visible(i) {
+			continue
+		}
+		add(e.ID(), e.Value)
+	}
+	return groups
+}
+
+// witness asks VerifySC for a witness of (X', GoodW'): the events of tr
+// and r (with a write half if it is an RMW, or a CAS that succeeds on the
+// value of group), guided by σ̃∘r. It returns the witness as a schedule,
+// nil if there is none.
+func (s *rvfSMC) witness(tr *program.Trace, r program.Event, group []program.EventID, guide program.Schedule) (program.Schedule, error) {
+	evs := slices.Clone(tr.Events)
+	evs = append(evs, r)
+	v := tr.InitValue(r.Loc)
+	if g := group[0]; g != program.InitID {
+		v = tr.Events[pastOf(tr, g.Thread)[g.Index]].Value
+	}
+	if r.Kind == program.Read && (r.Is(program.RMW) && !r.Is(program.CAS) || r.Is(program.CAS) && v == r.Arg) {
+		evs[len(evs)-1].Flags |= program.RMW
+		evs = append(evs, program.Event{Thread: r.Thread, Index: r.Index + 1, Kind: program.Write,
+			Flags: program.Atomic | program.RMWWrite, Loc: r.Loc, Pos: r.Pos})
+	}
+	srcs := make([][]program.EventID, len(evs))
+	for i := range evs {
+		if readLike(&evs[i]) {
+			if srcs[i] = s.good[evs[i].ID()]; srcs[i] == nil {
+				return nil, fmt.Errorf("rvf: %s has no good writes", evs[i].ID())
+			}
+		}
+	}
+	inst, err := smcInstance(program.GoodWrites, tr, s.locs, evs, srcs, append(slices.Clone(guide), r.ID()))
+	if err != nil {
+		return nil, err
+	}
+	s.rec.Extra("verifysc_queries", 1)
+	w, ok, err := program.CheckedDecide(s.ctx, &s.vsc, inst)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if w, err = sinkLast(inst, w, r.ID()); err != nil {
+		return nil, err
+	}
+	return scheduleOf(inst, w), nil
+}
+
+// checkValues counts the reads of tr that did not read a value their good
+// writes write (a witness that did not replay as planned).
+func (s *rvfSMC) checkValues(tr *program.Trace) {
+	rf := program.RF(tr)
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		g, ok := s.good[e.ID()]
+		if e.Kind != program.Read || !ok {
+			continue
+		}
+		src := program.InitID
+		if rf[i] >= 0 {
+			src = tr.Events[rf[i]].ID()
+		}
+		if !slices.Contains(g, src) {
+			s.rec.Extra("rf_mismatches", 1)
+		}
+	}
+}
+
+// predictRace returns the race query of Section 3.3 of seed 001 over the
+// values of tr: can the two events end up enabled together, every read
+// before them returning its traced value?
+func (s *rvfSMC) predictRace(tr *program.Trace) func(a, b int32) (program.Schedule, bool) {
+	return func(a, b int32) (program.Schedule, bool) {
+		q := program.NewSeedQuery(tr, nil)
+		q.Race = [2]int32{a, b}
+		s.rec.Extra("race_queries", 1)
+		ans, err := Seeder{}.Seed(s.ctx, q)
+		if err != nil || !ans.Sat {
+			return nil, false
+		}
+		return ans.Schedule, true
+	}
+}
+
+func (c rvfCausal) clone() rvfCausal {
+	out := make(rvfCausal, len(c))
+	for k, v := range c {
+		out[k] = v // never modified in place
+	}
+	return out
+}
+
+// pastOf returns the trace positions of thread t's events.
+func pastOf(tr *program.Trace, t program.ThreadID) []int32 {
+	var out []int32
+	for i := range tr.Events {
+		if tr.Events[i].Thread == t {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
+// forkOf returns the trace position of the fork creating thread t, or -1.
+func forkOf(tr *program.Trace, t program.ThreadID) int {
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind == program.Fork && program.ThreadID(e.Value) == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// learnCASArgs fills in the expected value (Arg) of the pending CAS reads
+// of mutate, which the executor only tells once a CAS runs: it runs them
+// on x, which is no longer needed, one after the other, running sigma
+// (the schedule of σ̃) again whenever one ended the execution.
+func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutate []program.Event) {
+	for i := range mutate {
+		r := &mutate[i]
+		if r.Kind != program.Read || !r.Is(program.CAS) {
+			continue
+		}
+		if over, _ := x.Done(); over {
+			var err error
+			if x, _, err = runSchedule(s.p, sigma); err != nil {
+				s.rec.Extra("replay_errors", 1)
+				return
+			}
+		}
+		x.Step(r.Thread)
+		evs := x.Trace().Events
+		for j := len(evs) - 1; j >= 0 && j >= len(evs)-2; j-- {
+			if evs[j].ID() == r.ID() {
+				r.Arg = evs[j].Arg
+			}
+		}
+	}
+}
+
+// runSchedule starts an execution of p and follows sched exactly (the
+// write half of an RMW runs with its read and may be left out); it returns
+// the execution, stopped right after sched (or where the execution ended,
+// if a read of sched made it fail), and the number of events it executed.
+// Unlike program.Replay it does not continue.
+func runSchedule(p program.Program, sched program.Schedule) (program.Execution, int, error) {
+	x := p.Start()
+	for k, id := range sched {
+		if over, _ := x.Done(); over {
+			break
+		}
+		if int(id.Thread) >= x.Threads() {
+			return x, 0, fmt.Errorf("schedule step %d: thread %d does not exist", k, id.Thread)
+		}
+		e, st := x.Pending(id.Thread)
+		if st == program.Finished || st != program.Absent && e.Index > id.Index {
+			continue // executed already: the write half of a read-modify-write
+		}
+		if st != program.Enabled || e.Index != id.Index {
+			return x, 0, fmt.Errorf("schedule step %d: %s is not enabled", k, id)
+		}
+		x.Step(id.Thread)
+	}
+	return x, len(x.Trace().Events), nil
+}
+
+// extendNoReads runs x on, lowest thread first, as long as some thread's
+// next event is enabled and is not a read or an acquire.
+func extendNoReads(x program.Execution) {
+	for {
+		if over, _ := x.Done(); over {
+			return
+		}
+		stepped := false
+		for t := 0; t < x.Threads(); t++ {
+			if e, st := x.Pending(program.ThreadID(t)); st == program.Enabled && !readLike(&e) {
+				x.Step(program.ThreadID(t))
+				stepped = true
+				break
+			}
+		}
+		if !stepped {
+			return
+		}
+	}
+}
