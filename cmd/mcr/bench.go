@@ -1,0 +1,207 @@
+package main
+
+// This file implements `mcr bench`: every testdata benchmark run that
+// states its reads-from class count, with every chosen algorithm, as a
+// table (or CSV, or JSON lines).
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"mcr/program/cfront"
+	"mcr/program/explore"
+)
+
+type benchFlags struct {
+	algos   []string
+	filter  string
+	dir     string
+	csv     bool
+	json    bool
+	timeout time.Duration
+	workers int
+	decider string
+}
+
+func init() { commands = append(commands, newBenchCmd) }
+
+func newBenchCmd() *cobra.Command {
+	var f benchFlags
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Run the testdata benchmarks with their known class counts and print a table",
+		Long: `bench runs every testdata program run that states its number of reads-from
+classes (testdata/c/*.json, "rf_classes"), at its listed sizes, big ones
+included, with every chosen algorithm, and prints one row per run and
+algorithm: benchmark, N, algorithm, executions, reads-from classes found,
+reads-from classes expected, time, findings. dfs only runs what the
+testdata marks as small enough for it.
+
+rf counts acquires as reads of their mutex, so on programs with locks its
+executions may exceed the reads-from classes dfs counts.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runBench(cmd, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.algos, "algo", nil, "algorithms, comma-separated (default: all but dfs): "+names(algorithms))
+	fl.StringVar(&f.filter, "filter", "", "only runs whose name (\"lastzero N=11\") matches this regular expression")
+	fl.StringVar(&f.dir, "dir", "testdata/c", "directory of the benchmark programs and their .json expectations")
+	fl.BoolVar(&f.csv, "csv", false, "write CSV")
+	fl.BoolVar(&f.json, "json", false, "write one JSON object per row")
+	fl.DurationVar(&f.timeout, "timeout", 0, "time limit per run (e.g. 30s); 0 = none")
+	fl.IntVar(&f.workers, "workers", 0, "parallel workers for algorithms that use them (default: number of CPUs)")
+	fl.StringVar(&f.decider, "decider", "explicit", "decider for MCR seed queries: "+names(deciders))
+	return cmd
+}
+
+// benchRow is one line of the table.
+type benchRow struct {
+	Benchmark  string   `json:"benchmark"`
+	Defines    string   `json:"n"`
+	Algorithm  string   `json:"algorithm"`
+	Executions int      `json:"executions"`
+	RFClasses  int      `json:"rf_classes"`
+	Expected   int      `json:"expected_rf"`
+	Seconds    float64  `json:"seconds"`
+	Complete   bool     `json:"complete"`
+	Stopped    string   `json:"stopped,omitempty"`
+	Findings   []string `json:"findings"`
+}
+
+func runBench(cmd *cobra.Command, f *benchFlags) error {
+	if f.csv && f.json {
+		return badInput(fmt.Errorf("--csv and --json exclude each other"))
+	}
+	re, err := regexp.Compile(f.filter)
+	if err != nil {
+		return badInput(fmt.Errorf("--filter: %v", err))
+	}
+	algos := f.algos
+	if len(algos) == 0 {
+		for n := range algorithms {
+			if n != "dfs" {
+				algos = append(algos, n)
+			}
+		}
+		sort.Strings(algos)
+	}
+	for _, a := range algos {
+		if _, err := lookupAlgo(a, f.decider); err != nil {
+			return badInput(err)
+		}
+	}
+	cases, err := explore.LoadCases(f.dir)
+	if err != nil {
+		return badInput(err)
+	}
+	if len(cases) == 0 {
+		return badInput(fmt.Errorf("no benchmark expectations (*.json) in %s", f.dir))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	out := newBenchWriter(cmd.OutOrStdout(), f)
+	cfg := runConfig{workers: f.workers, decider: f.decider, queryTimeout: time.Minute}
+	for _, c := range cases {
+		if c.RFClasses == nil || !re.MatchString(c.Name) {
+			continue
+		}
+		p, err := loadProgram(c.File, c.DefineList(), nil, maxEventsOf(c))
+		if err != nil {
+			return err
+		}
+		for _, a := range algos {
+			if a == "dfs" && !c.For("dfs") {
+				continue // too many interleavings
+			}
+			if ctx.Err() != nil {
+				return out.flush()
+			}
+			rctx, cancel := ctx, context.CancelFunc(func() {})
+			if f.timeout > 0 {
+				rctx, cancel = context.WithTimeout(ctx, f.timeout)
+			}
+			res := algorithms[a].Run(rctx, p, explore.Options{KeepGoing: true}, cfg)
+			cancel()
+			s := res.Stats
+			name, defs, _ := strings.Cut(c.Name, " ")
+			if err := out.row(benchRow{Benchmark: name, Defines: defs, Algorithm: a, Executions: s.Executions, RFClasses: s.RFClasses,
+				Expected: *c.RFClasses, Seconds: s.Seconds, Complete: s.Complete, Stopped: s.Stopped, Findings: res.FindingKinds()}); err != nil {
+				return err
+			}
+		}
+	}
+	return out.flush()
+}
+
+func maxEventsOf(c explore.Case) int {
+	if c.MaxEvents > 0 {
+		return c.MaxEvents
+	}
+	return cfront.DefaultMaxEvents
+}
+
+// benchWriter writes rows as CSV or JSON lines as they come, or as a table
+// at the end.
+type benchWriter struct {
+	tw  *tabwriter.Writer
+	cw  *csv.Writer
+	enc *json.Encoder
+}
+
+var benchHeader = []string{"benchmark", "N", "algorithm", "executions", "rf classes", "expected rf", "time", "findings"}
+
+func newBenchWriter(w io.Writer, f *benchFlags) *benchWriter {
+	switch {
+	case f.json:
+		return &benchWriter{enc: json.NewEncoder(w)}
+	case f.csv:
+		b := &benchWriter{cw: csv.NewWriter(w)}
+		_ = b.cw.Write(benchHeader)
+		return b
+	}
+	b := &benchWriter{tw: tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)}
+	fmt.Fprintln(b.tw, strings.Join(benchHeader, "\t")+"\t")
+	return b
+}
+
+func (b *benchWriter) row(r benchRow) error {
+	if r.Findings == nil {
+		r.Findings = []string{}
+	}
+	switch {
+	case b.enc != nil:
+		return b.enc.Encode(r)
+	case b.cw != nil:
+		_ = b.cw.Write([]string{r.Benchmark, r.Defines, r.Algorithm, strconv.Itoa(r.Executions), strconv.Itoa(r.RFClasses),
+			strconv.Itoa(r.Expected), strconv.FormatFloat(r.Seconds, 'f', 3, 64), strings.Join(r.Findings, " ")})
+		b.cw.Flush()
+		return b.cw.Error()
+	}
+	t := fmt.Sprintf("%.2fs", r.Seconds)
+	if !r.Complete {
+		t += " (" + r.Stopped + ")"
+	}
+	_, err := fmt.Fprintf(b.tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t\n", r.Benchmark, r.Defines, r.Algorithm, r.Executions, r.RFClasses,
+		r.Expected, t, strings.Join(r.Findings, " "))
+	return err // the table is aligned and written at the end
+}
+
+func (b *benchWriter) flush() error {
+	if b.tw != nil {
+		return b.tw.Flush()
+	}
+	return nil
+}
