@@ -113,9 +113,11 @@ type rfSMC struct {
 	trPos []int32   // per seq position: trace position
 	pos   [][]int32 // per thread: seq position of each of its events
 	guide program.Schedule
-	// scratch for instances
+	// scratch for instances and guided witnesses
 	evBuf  []program.Event
 	srcBuf [][]program.EventID
+	order  []rfNode
+	rest   []rfNode
 }
 
 // call is ReadsFrom-SMC(τ, E) with τ = seq[:base]. It returns true if the
@@ -126,12 +128,12 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 		return true
 	}
 	// Line 2: extend E to a complete execution E·Ê.
-	x, err := program.Replay(s.p, E)
-	if over, _ := x.Done(); err != nil && !over {
-		smcDebug("replay %v: %v", E, err)
+	x, _, err := runSchedule(s.p, E)
+	if err != nil {
 		s.rec.Extra("replay_errors", 1)
 		return false
 	}
+	program.RunDefault(x)
 	// Line 3: τ' := τ·Ê.
 	base, whole := s.extend(base, x.Trace())
 	if s.rec.Execution(x) || s.races.report(s.ctx, s.tr, s.h, nil) {
@@ -157,7 +159,6 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 		}
 	}
 	// Lines 5-11.
-	smcDebug("seq base %d: %v", base, s.seqString())
 	s.detect(base, x)
 	for p := range base {
 		s.seq[p].fresh = false
@@ -526,7 +527,6 @@ func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
 		sigma = append([]rfNode{head, s.halfOf(&head.ev)}, sigma[1:]...)
 		sched = s.decide(p, sigma)
 	}
-	smcDebug("propose at %d %s: %v", p, k, sched != nil)
 	if sched != nil {
 		s.rec.Extra("schedules", 1)
 		set.list = append(set.list, rfSchedule{sigma: slices.Clone(sigma), witness: sched})
@@ -536,6 +536,17 @@ func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
 // decide asks GetWitness for a witness of seq[:p]·σ and returns it as a
 // schedule with σ's head as late as it can go, or nil.
 func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
+	fast := s.guided(p, sigma)
+	if fast != nil && !validateWitnesses {
+		s.rec.Extra("guided_witnesses", 1)
+		sched := make(program.Schedule, 0, len(fast))
+		for j := range s.order { // the nodes of fast
+			if !s.order[j].ev.Is(program.RMWWrite) {
+				sched = append(sched, s.order[j].ev.ID())
+			}
+		}
+		return sched
+	}
 	evs, srcs := s.evBuf[:0], s.srcBuf[:0]
 	for _, part := range [][]rfNode{s.seq[:p], sigma} {
 		for i := range part {
@@ -550,18 +561,23 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 	s.evBuf, s.srcBuf = evs, srcs
 	inst, err := smcInstance(program.ReadsFrom, s.tr, s.locs, evs, srcs, s.guide)
 	if err != nil {
-		smcDebug("instance at %d %s: %v", p, sigmaKey(sigma), err)
 		s.rec.Extra("decider_errors", 1)
 		return nil
 	}
+	if fast != nil {
+		if err := program.ValidateWitness(inst, fast); err != nil {
+			s.rec.Extra("decider_errors", 1)
+			return nil
+		}
+		return scheduleOf(inst, fast)
+	}
 	s.rec.Extra("witness_queries", 1)
-	w, ok, err := program.CheckedDecide(s.ctx, &s.gw, inst)
+	w, ok, err := s.gw.Decide(s.ctx, inst)
 	if err == nil && ok {
 		w, err = sinkLast(inst, w, sigma[0].ev.ID())
 	}
 	if err != nil {
 		if s.ctx.Err() == nil {
-			smcDebug("decide: %v", err)
 			s.rec.Extra("decider_errors", 1)
 		}
 		return nil
@@ -575,7 +591,7 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 // casSucceeds runs sched and reports whether the CAS head succeeded.
 func (s *rfSMC) casSucceeds(sched program.Schedule, head program.EventID) bool {
 	s.rec.Extra("cas_probes", 1)
-	x, _ := program.Replay(s.p, sched)
+	x, _, _ := runSchedule(s.p, sched)
 	for _, e := range x.Trace().Events {
 		if e.ID() == head {
 			return e.Is(program.RMW)
@@ -604,21 +620,4 @@ func sigmaKey(sigma []rfNode) string {
 		b = append(b, ';')
 	}
 	return string(b)
-}
-
-var smcDebug = func(string, ...any) {}
-
-func (s *rfSMC) seqString() string {
-	out := ""
-	for _, n := range s.seq {
-		out += n.ev.ID().String()
-		if readLike(&n.ev) {
-			out += "<" + n.src.String()
-		}
-		if n.marked {
-			out += "*"
-		}
-		out += " "
-	}
-	return out
 }

@@ -72,6 +72,8 @@ func lockKey(tr *program.Trace) string {
 // returns the result.
 func compareSMC(t *testing.T, name string, p program.Program, algo smcAlgo, d *explore.Result, do *observed) *explore.Result {
 	t.Helper()
+	validateWitnesses = true
+	defer func() { validateWitnesses = false }()
 	var o observed
 	res := algo.run(context.Background(), p, observe(&o))
 	st := res.Stats

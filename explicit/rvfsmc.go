@@ -125,7 +125,6 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal) bool {
 	s.rec.Extra("replays", 1)
 	guide := tr.Schedule()
 	s.learnCASArgs(x, guide, mutate)
-	smcDebug("call %v -> %v mutate %v C %v", sigma, tr.Schedule(), mutate, C)
 	mhb := program.MustHappenBefore(tr)
 	// Lines 12-28.
 	backtrack := true
@@ -149,7 +148,6 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal) bool {
 				s.rec.Extra("decider_errors", 1)
 				continue
 			}
-			smcDebug("  r %s group %v -> %v", r.ID(), group, w)
 			if w == nil {
 				continue
 			}
@@ -273,7 +271,7 @@ func (s *rvfSMC) witness(tr *program.Trace, r program.Event, group []program.Eve
 		return nil, err
 	}
 	s.rec.Extra("verifysc_queries", 1)
-	w, ok, err := program.CheckedDecide(s.ctx, &s.vsc, inst)
+	w, ok, err := s.vsc.Decide(s.ctx, inst)
 	if err != nil || !ok {
 		return nil, err
 	}

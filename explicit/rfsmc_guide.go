@@ -1,0 +1,152 @@
+package explicit
+
+// This file implements the fast path of ReadsFrom-SMC's witness queries
+// (rfsmc.go): the order of the current execution E·Ê, restricted to the
+// events of τ''·σ, with σ's head moved to the latest place it can take,
+// is most often a witness of τ''·σ (E·Ê is the guide GetWitness would
+// follow too). A linear simulation of SC with locks checks it; only if it
+// fails is GetWitness asked.
+
+import (
+	"slices"
+
+	"mcr/program"
+)
+
+// guided returns a witness of seq[:p]·σ built from the order of E·Ê, or
+// nil. It tries σ's head as late as it can go (after its source and its
+// thread's events, up to the next access to its location), then as early
+// (right after its source, with the causal past of its thread pulled
+// forward).
+func (s *rfSMC) guided(p int, sigma []rfNode) program.Witness {
+	head := sigma[0]
+	nh := 1
+	if len(sigma) > 1 && sigma[1].ev.Is(program.RMWWrite) && sigma[1].ev.Thread == head.ev.Thread {
+		nh = 2
+	}
+	// The rest in execution order (events E·Ê does not have last).
+	rest := append(append(s.rest[:0], s.seq[:p]...), sigma[nh:]...)
+	rank := func(n *rfNode) int {
+		id := n.ev.ID()
+		if at := s.h.at[id.Thread]; int(id.Index) < len(at) && s.tr.Events[at[id.Index]].Kind == n.ev.Kind {
+			return int(at[id.Index])
+		}
+		return len(s.tr.Events) + int(id.Index)
+	}
+	slices.SortStableFunc(rest, func(a, b rfNode) int { return rank(&a) - rank(&b) })
+	s.rest = rest
+	src, last := -1, -1 // positions in rest of the head's source and of its thread's last event
+	for j := range rest {
+		if id := rest[j].ev.ID(); id == head.src {
+			src = j
+		} else if id.Thread == head.ev.Thread {
+			last = j
+		}
+	}
+	// Late: after both, then past what does not touch the location.
+	i := max(src, last) + 1
+	lock := head.ev.Kind.IsLock()
+	for i < len(rest) {
+		e := &rest[i].ev
+		if (e.Kind.IsAccess() || e.Kind.IsLock()) && e.Loc == head.ev.Loc && e.Kind.IsLock() == lock {
+			break
+		}
+		i++
+	}
+	s.order = slices.Insert(append(s.order[:0], rest...), i, sigma[:nh]...)
+	if !s.simulate(s.order) && (last < src || !s.early(rest, sigma[:nh], src, last)) {
+		return nil
+	}
+	w := make(program.Witness, len(s.order))
+	for j := range s.order {
+		w[j].Event = s.order[j].ev.ID()
+	}
+	return w
+}
+
+// early sets s.order to rest with the head placed right after its source
+// (position src in rest, -1 for init) and the events its thread's last
+// event (position last) depends on moved up before it; it reports whether
+// that is a witness.
+func (s *rfSMC) early(rest, head []rfNode, src, last int) bool {
+	need := make([]bool, len(rest))
+	if last >= 0 {
+		id := rest[last].ev.ID()
+		row := s.h.row(s.h.at[id.Thread][id.Index])
+		for j := src + 1; j <= last; j++ {
+			if jd := rest[j].ev.ID(); int(jd.Index) < len(s.h.at[jd.Thread]) && s.h.before(s.h.at[jd.Thread][jd.Index], row) {
+				need[j] = true
+			}
+		}
+	}
+	order := append(s.order[:0], rest[:src+1]...)
+	for j := src + 1; j < len(rest); j++ {
+		if need[j] {
+			order = append(order, rest[j])
+		}
+	}
+	order = append(order, head...)
+	for j := src + 1; j < len(rest); j++ {
+		if !need[j] {
+			order = append(order, rest[j])
+		}
+	}
+	s.order = order
+	return s.simulate(order)
+}
+
+// simulate reports whether order, a sequence of nodes closed under program
+// order, executes under SC with every read and acquire finding its source
+// last: program order, fork and join, lock semantics and RMW atomicity
+// included.
+func (s *rfSMC) simulate(order []rfNode) bool {
+	k := s.h.k
+	count := make([]int32, 3*k) // per thread: events, events run, forked
+	for j := range order {
+		count[order[j].ev.Thread]++
+	}
+	next, forked := count[k:2*k], count[2*k:]
+	last := map[locKey]program.EventID{} // last write or release
+	held := map[program.Loc]bool{}
+	lastOf := func(e *program.Event) program.EventID {
+		if id, ok := last[locKey{e.Loc, e.Kind.IsLock()}]; ok {
+			return id
+		}
+		return program.InitID
+	}
+	for j := range order {
+		n := &order[j]
+		e := &n.ev
+		t := e.Thread
+		if e.Index != next[t] || t != 0 && e.Index == 0 && forked[t] == 0 {
+			return false
+		}
+		next[t]++
+		switch e.Kind {
+		case program.Read:
+			if lastOf(e) != n.src {
+				return false
+			}
+			if e.Is(program.RMW) && (j+1 >= len(order) || order[j+1].ev.Thread != t || !order[j+1].ev.Is(program.RMWWrite)) {
+				return false
+			}
+		case program.Write:
+			last[locKey{e.Loc, false}] = e.ID()
+		case program.Acquire:
+			if held[e.Loc] || lastOf(e) != n.src {
+				return false
+			}
+			held[e.Loc] = true
+		case program.Release:
+			held[e.Loc] = false
+			last[locKey{e.Loc, true}] = e.ID()
+		case program.Fork:
+			forked[e.Value] = 1
+		case program.Join:
+			if c := program.ThreadID(e.Value); next[c] != count[c] {
+				return false
+			}
+		}
+	}
+	return true
+}
