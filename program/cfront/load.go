@@ -22,6 +22,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -109,12 +110,24 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 			p, err = nil, fmt.Errorf("%s: internal error while compiling: %v", name, r)
 		}
 	}()
-	ast, err := cc.Translate(cfg, []cc.Source{
-		{Name: "<predefined>", Value: cfg.Predefined},
-		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: "<defines>", Value: defs.String()},
-		{Name: name, Value: src},
-	})
+	sources := func() []cc.Source {
+		return []cc.Source{
+			{Name: "<predefined>", Value: cfg.Predefined},
+			{Name: "<builtin>", Value: cc.Builtin},
+			{Name: "<defines>", Value: defs.String()},
+			{Name: name, Value: src},
+			// cc/v4 loops forever when the translation unit ends right
+			// after some tokens (a lone "*"); a final declaration keeps it
+			// from meeting the end of input there (found by FuzzLoad).
+			{Name: "<end>", Value: "\nstruct __mcr_end_of_input;\n"},
+		}
+	}
+	// Preprocessing errors (a missing header) first: after one, cc/v4's
+	// parser can loop at the end of input (also found by FuzzLoad).
+	if err := cc.Preprocess(cfg, sources(), io.Discard); err != nil {
+		return nil, tidyError(err)
+	}
+	ast, err := cc.Translate(cfg, sources())
 	if err != nil {
 		return nil, tidyError(err)
 	}
