@@ -43,6 +43,9 @@ type Options struct {
 	// NewFallback, if set, creates the decider that answers when the main
 	// one fails (Z3 unknown, timeout, or absent).
 	NewFallback func() (program.SeedDecider, error)
+	// OnAnswer, if set, sees every satisfiable seed, race and deadlock
+	// answer, in a deterministic order (for --dump-instances).
+	OnAnswer func(q program.SeedQuery, a program.SeedAnswer)
 }
 
 type queryKind uint8
@@ -462,6 +465,9 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			e.count(q)
 			if q.err != nil || !q.ans.Sat {
 				continue
+			}
+			if e.opts.OnAnswer != nil {
+				e.opts.OnAnswer(q.q, q.ans)
 			}
 			switch q.kind {
 			case qSeed:

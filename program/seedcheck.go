@@ -136,3 +136,37 @@ func WritesAtTarget(e *Event, v int64) bool {
 	}
 	return e.Is(RMW)
 }
+
+// SeedInstance turns a satisfiable seed answer into a consistency instance
+// (for `mcr check --dump-instances`, to be decided again by `mcr verify`):
+// the events of the schedule, in its order, with the target reading the new
+// value, under SC with value-based good writes (seed 000 Section 4). The
+// instance is realizable: the schedule is a witness. Race targets are left
+// out (they are reached, not executed).
+func SeedInstance(q SeedQuery, a SeedAnswer) (*Instance, error) {
+	t := q.Trace
+	pos := map[EventID]int32{}
+	for i := range t.Events {
+		pos[t.Events[i].ID()] = int32(i)
+	}
+	sub := &Trace{Threads: t.Threads, File: t.File, LocNames: t.LocNames, Init: t.Init}
+	in := map[int32]bool{}
+	for _, id := range a.Schedule {
+		p, ok := pos[id]
+		if !ok || in[p] || p == q.Race[0] || p == q.Race[1] {
+			continue
+		}
+		e := t.Events[p]
+		in[p] = true
+		if p == q.Read {
+			e.Value = q.Value
+			e.Flags &^= RMW // its write half is not part of the instance
+		}
+		sub.Events = append(sub.Events, e)
+		if e.Is(RMW) && int(p)+1 < len(t.Events) && !in[p+1] {
+			in[p+1] = true
+			sub.Events = append(sub.Events, t.Events[p+1])
+		}
+	}
+	return InstanceFromTrace(sub, GoodWrites)
+}

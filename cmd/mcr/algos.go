@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ type runConfig struct {
 	decider      string
 	queryTimeout time.Duration
 	cross        *mcr.CrossStats // counters of --decider both
+	dumpDir      string          // --dump-instances
 }
 
 // algorithm is one exploration algorithm of `mcr check --algo`. This table
@@ -59,7 +61,25 @@ func exploreMCR(ctx context.Context, p program.Program, opts explore.Options, cf
 		// Z3 unknown, timeout or absence: the explicit search answers
 		o.NewFallback = func() (program.SeedDecider, error) { return explicit.Seeder{}, nil }
 	}
+	dumped, dumpErrs := 0, 0
+	if cfg.dumpDir != "" {
+		o.OnAnswer = func(q program.SeedQuery, a program.SeedAnswer) {
+			inst, err := program.SeedInstance(q, a)
+			if err == nil {
+				dumped++
+				inst.Name = fmt.Sprintf("seed-%05d", dumped)
+				err = program.WriteInstanceFile(filepath.Join(cfg.dumpDir, inst.Name+".json"), inst)
+			}
+			if err != nil {
+				dumpErrs++
+			}
+		}
+	}
 	res := mcr.Explore(ctx, p, o)
+	if cfg.dumpDir != "" {
+		res.Stats.Extra["instances_dumped"] = float64(dumped)
+		res.Stats.Extra["instances_not_dumped"] = float64(dumpErrs)
+	}
 	if cfg.cross != nil {
 		res.Stats.Extra["crosscheck_queries"] = float64(cfg.cross.Queries)
 		res.Stats.Extra["crosscheck_disagreements"] = float64(cfg.cross.Disagreements)

@@ -31,6 +31,7 @@ type checkFlags struct {
 	workers     int
 	decider     string
 	qTimeout    time.Duration
+	dumpDir     string
 }
 
 func init() { commands = append(commands, newCheckCmd) }
@@ -57,6 +58,7 @@ timeout or interruption cut the search).`,
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs)")
 	fl.StringVar(&f.decider, "decider", "explicit", "decider for MCR seed queries: "+names(deciders)+" (both: cross-check z3 against explicit)")
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one solver query")
+	fl.StringVar(&f.dumpDir, "dump-instances", "", "write every satisfiable MCR seed as a consistency instance file in this directory (for mcr verify)")
 	fl.IntVar(&f.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
 	fl.BoolVar(&f.keepGoing, "keep-going", false, "report every finding instead of stopping at the first")
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (findings, then a final stats record) to stdout")
@@ -101,7 +103,12 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 			_ = bar.Add(1)
 		}
 	}
-	cfg := runConfig{workers: f.workers, decider: f.decider, queryTimeout: f.qTimeout}
+	cfg := runConfig{workers: f.workers, decider: f.decider, queryTimeout: f.qTimeout, dumpDir: f.dumpDir}
+	if f.dumpDir != "" {
+		if err := os.MkdirAll(f.dumpDir, 0o755); err != nil {
+			return badInput(err)
+		}
+	}
 	if f.decider == "both" {
 		cfg.cross = &mcr.CrossStats{}
 	}

@@ -103,3 +103,22 @@ func TestScheduleRoundTrip(t *testing.T) {
 		t.Errorf("missing schedule: exit %d %s", code, errs)
 	}
 }
+
+// TestDumpInstances harvests MCR's seeds as instance files and decides each
+// again with every backend: they must all agree that it is realizable.
+func TestDumpInstances(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := cli(t, "check", td+"lastzero.c", "-D", "N=3", "--dump-instances", dir); code != exitOK {
+		t.Fatalf("check exit %d: %s", code, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) < 10 {
+		t.Fatalf("only %d instances dumped", len(files))
+	}
+	for _, f := range files {
+		code, out, errs := cli(t, "verify", f)
+		if code != exitOK || !strings.Contains(out, "realizable") {
+			t.Errorf("%s: verify exit %d:\n%s%s", f, code, out, errs)
+		}
+	}
+}
