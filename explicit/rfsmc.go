@@ -187,7 +187,7 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 // execution ended before some event of τ, it only sets tr and h, leaves
 // seq alone and returns false.
 func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
-	h := newHBOrder(tr)
+	h := newHBOrder(tr, true)
 	s.tr, s.h, s.guide = tr, h, tr.Schedule()
 	for _, n := range s.seq[:base] {
 		if id := n.ev.ID(); int(id.Index) >= len(h.at[id.Thread]) && !n.ev.Is(program.RMWWrite) {

@@ -34,8 +34,10 @@ type hbOrder struct {
 	zero []int32
 }
 
-// newHBOrder computes the clocks of tr, whose order is an execution.
-func newHBOrder(tr *program.Trace) *hbOrder {
+// newHBOrder computes the clocks of tr, whose order is an execution. With
+// rf false, reads-from edges are left out: the order is must-happen-before
+// (program order, fork and join), but src is still filled in.
+func newHBOrder(tr *program.Trace, rf bool) *hbOrder {
 	ev := tr.Events
 	k := len(tr.Threads)
 	for i := range ev {
@@ -59,7 +61,9 @@ func newHBOrder(tr *program.Trace) *hbOrder {
 			h.src[i] = -1
 			if w, ok := last[locKey{e.Loc, e.Kind == program.Acquire}]; ok {
 				h.src[i] = w
-				joinVC(row, h.row(w))
+				if rf {
+					joinVC(row, h.row(w))
+				}
 			}
 		case program.Join:
 			if c := h.at[e.Value]; len(c) > 0 {

@@ -49,7 +49,7 @@ func RVFSMC(ctx context.Context, p program.Program, opts explore.Options) *explo
 	s := &rvfSMC{ctx: ctx, p: p, rec: explore.NewRecorder("rvf", opts), locs: newLocRegistry(),
 		good: map[program.EventID][]program.EventID{}, ancestors: map[program.EventID]*rvfAncestor{}}
 	s.races = raceReporter{rec: s.rec, found: map[string]bool{}}
-	s.call(nil, rvfCausal{})
+	s.call(nil, rvfCausal{}, nil)
 	return s.rec.Result()
 }
 
@@ -79,18 +79,25 @@ type rvfSMC struct {
 }
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
-// s.good. It returns true if the exploration must stop.
-func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal) bool {
+// s.good. If live is not nil, it is an execution that has run σ already
+// (the parent's, when σ is σ̃∘r), else σ is run from the start. It returns
+// true if the exploration must stop.
+func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution) bool {
 	if s.ctx.Err() != nil {
 		s.rec.Stop(stopReason(s.ctx))
 		return true
 	}
 	// Line 1: σ̃ := σ∘σ̂, σ̂ a maximal extension without reads.
-	x, n, err := runSchedule(s.p, sigma)
-	if err != nil {
-		s.rec.Extra("replay_errors", 1)
-		return false
+	x := live
+	if x == nil {
+		var err error
+		if x, _, err = runSchedule(s.p, sigma); err != nil {
+			s.rec.Extra("replay_errors", 1)
+			return false
+		}
+		s.rec.Extra("replays", 1)
 	}
+	n := len(x.Trace().Events)
 	extendNoReads(x)
 	snap := *x.Trace() // x runs on below (args), so keep σ̃ as it is now
 	snap.Events = snap.Events[:len(snap.Events):len(snap.Events)]
@@ -120,12 +127,19 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal) bool {
 	}
 	if over, _ := x.Done(); over || len(mutate) == 0 {
 		// A maximal trace: the leaf of its class.
-		return s.rec.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr), s.predictRace(tr))
+		return s.rec.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 	}
-	s.rec.Extra("replays", 1)
 	guide := tr.Schedule()
-	s.learnCASArgs(x, guide, mutate)
-	mhb := program.MustHappenBefore(tr)
+	if s.learnCASArgs(x, guide, mutate) {
+		x = nil // it ran on
+	}
+	plain := guide[:0:0] // σ̃ without RMW write halves, as witnesses are
+	for i := range tr.Events {
+		if !tr.Events[i].Is(program.RMWWrite) {
+			plain = append(plain, tr.Events[i].ID())
+		}
+	}
+	mhb := newHBOrder(tr, false)
 	// Lines 12-28.
 	backtrack := true
 	for backtrack && len(mutate) > 0 {
@@ -135,10 +149,11 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal) bool {
 			backtrack = false // lines 15-16
 		}
 		// Lines 17-18: the visible sources C allows, grouped by value.
+		q := &rvfQuery{tr: tr, h: mhb, r: r, guide: guide, plain: plain, active: activeOf(tr, &r)}
 		for _, group := range s.sources(tr, mhb, r, C[r.ID()]) {
 			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
 			s.good[r.ID()] = group
-			w, err := s.witness(tr, r, group, guide)
+			w, err := s.witness(q, group)
 			delete(s.good, r.ID())
 			if err != nil {
 				if s.ctx.Err() != nil {
@@ -154,7 +169,13 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal) bool {
 			// Lines 23-28.
 			s.good[r.ID()] = group
 			s.ancestors[r.ID()] = &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, signal: backtrack}
-			stop := s.call(w, C.clone())
+			var live program.Execution
+			if x != nil && len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain) {
+				// σ' = σ̃∘r: the child goes on from x instead of running σ' again.
+				x.Step(r.Thread)
+				live, x = x, nil
+			}
+			stop := s.call(w, C.clone(), live)
 			backtrack = s.ancestors[r.ID()].signal
 			delete(s.ancestors, r.ID())
 			delete(s.good, r.ID())
@@ -189,19 +210,15 @@ func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
 // by the value they write (lines 17-18), in trace order with init first.
 // forbid is C(r) (nil if undefined). Each release of a lock is a group of
 // its own.
-func (s *rvfSMC) sources(tr *program.Trace, mhb *program.Clocks, r program.Event, forbid []int32) [][]program.EventID {
+func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbid []int32) [][]program.EventID {
 	lock := r.Kind == program.Acquire
-	past := pastOf(tr, r.Thread)
-	var prev program.VC // clock of r's program-order predecessor
-	if len(past) > 0 {
-		prev = mhb.Of(int(past[len(past)-1]))
-	} else if f := forkOf(tr, r.Thread); f >= 0 {
-		prev = mhb.Of(f)
+	prev := mhb.zero // clock of r's program-order predecessor
+	if at := mhb.at[r.Thread]; len(at) > 0 {
+		prev = mhb.row(at[len(at)-1])
+	} else if f := mhb.fork[r.Thread]; f >= 0 {
+		prev = mhb.row(f)
 	}
-	before := func(i int) bool { // event i happens before r in program order
-		e := &tr.Events[i]
-		return prev != nil && prev[e.Thread] > e.Index
-	}
+	before := func(i int) bool { return mhb.before(int32(i), prev) } // event i happens before r
 	var ws []int
 	for i := range tr.Events {
 		e := &tr.Events[i]
@@ -211,7 +228,7 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *program.Clocks, r program.Event
 	}
 	visible := func(i int) bool {
 		for _, j := range ws {
-			if j != i && before(j) && (i < 0 || mhb.Before(i, j)) {
+			if j != i && before(j) && (i < 0 || mhb.before(int32(i), mhb.row(int32(j)))) {
 				return false // hidden by a later write before r
 			}
 		}
@@ -242,33 +259,77 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *program.Clocks, r program.Event
 	return groups
 }
 
-// witness asks VerifySC for a witness of (X', GoodW'): the events of tr
-// and r (with a write half if it is an RMW, or a CAS that succeeds on the
-// value of group), guided by σ̃∘r. It returns the witness as a schedule,
-// nil if there is none.
-func (s *rvfSMC) witness(tr *program.Trace, r program.Event, group []program.EventID, guide program.Schedule) (program.Schedule, error) {
-	evs := slices.Clone(tr.Events)
-	evs = append(evs, r)
-	v := tr.InitValue(r.Loc)
+// rvfQuery is what the queries of one read r share: σ̃ (tr, its schedule
+// with and without RMW write halves, plain being how witnesses come), the
+// active write of r's location at its end, and the instances of X' with
+// and without a write half for r, built on first use (the value groups
+// only change r's sources and value).
+type rvfQuery struct {
+	tr     *program.Trace
+	h      *hbOrder // must-happen-before of tr
+	r      program.Event
+	guide  program.Schedule
+	plain  program.Schedule
+	active program.EventID
+	inst   [2]*program.Instance
+}
+
+// witness asks for a witness of (X', GoodW') with GoodW'(r) = group: r has
+// a write half if it is an RMW, or a CAS that succeeds on the value of
+// group. If group holds the active write, σ̃∘r is one (Section 4.2, the
+// auxiliary trace); otherwise VerifySC decides, guided by σ̃∘r. It returns
+// the witness as a schedule, nil if there is none.
+func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule, error) {
+	r := q.r
+	if slices.Contains(group, q.active) && !validateWitnesses {
+		s.rec.Extra("guided_witnesses", 1)
+		return append(slices.Clone(q.plain), r.ID()), nil
+	}
+	v := q.tr.InitValue(r.Loc)
 	if g := group[0]; g != program.InitID {
-		v = tr.Events[pastOf(tr, g.Thread)[g.Index]].Value
+		v = q.tr.Events[q.h.at[g.Thread][g.Index]].Value
 	}
+	half := 0
 	if r.Kind == program.Read && (r.Is(program.RMW) && !r.Is(program.CAS) || r.Is(program.CAS) && v == r.Arg) {
-		evs[len(evs)-1].Flags |= program.RMW
-		evs = append(evs, program.Event{Thread: r.Thread, Index: r.Index + 1, Kind: program.Write,
-			Flags: program.Atomic | program.RMWWrite, Loc: r.Loc, Pos: r.Pos})
+		half = 1
 	}
-	srcs := make([][]program.EventID, len(evs))
-	for i := range evs {
-		if readLike(&evs[i]) {
-			if srcs[i] = s.good[evs[i].ID()]; srcs[i] == nil {
-				return nil, fmt.Errorf("rvf: %s has no good writes", evs[i].ID())
+	inst := q.inst[half]
+	if inst == nil {
+		evs := append(slices.Clone(q.tr.Events), r)
+		if half == 1 {
+			evs[len(evs)-1].Flags |= program.RMW
+			evs = append(evs, program.Event{Thread: r.Thread, Index: r.Index + 1, Kind: program.Write,
+				Flags: program.Atomic | program.RMWWrite, Loc: r.Loc, Pos: r.Pos})
+		} else {
+			evs[len(evs)-1].Flags &^= program.RMW
+		}
+		srcs := make([][]program.EventID, len(evs))
+		for i := range evs {
+			if readLike(&evs[i]) {
+				if srcs[i] = s.good[evs[i].ID()]; srcs[i] == nil {
+					return nil, fmt.Errorf("rvf: %s has no good writes", evs[i].ID())
+				}
 			}
 		}
+		var err error
+		if inst, err = smcInstance(program.GoodWrites, q.tr, s.locs, evs, srcs, append(slices.Clone(q.guide), r.ID())); err != nil {
+			return nil, err
+		}
+		q.inst[half] = inst
 	}
-	inst, err := smcInstance(program.GoodWrites, tr, s.locs, evs, srcs, append(slices.Clone(guide), r.ID()))
-	if err != nil {
-		return nil, err
+	// r's sources and value for this group.
+	d := inst.Dense(r.ID())
+	set := make([]int32, len(group))
+	for i, g := range group {
+		set[i] = program.InitSource
+		if g != program.InitID {
+			set[i] = inst.Dense(g)
+		}
+	}
+	slices.Sort(set)
+	inst.Sources[d] = set
+	if r.Kind == program.Read {
+		inst.Events[d].Value = v
 	}
 	s.rec.Extra("verifysc_queries", 1)
 	w, ok, err := s.vsc.Decide(s.ctx, inst)
@@ -279,6 +340,21 @@ func (s *rvfSMC) witness(tr *program.Trace, r program.Event, group []program.Eve
 		return nil, err
 	}
 	return scheduleOf(inst, w), nil
+}
+
+// activeOf returns the last write to r's location (the last release of
+// its lock) in tr, program.InitID if there is none.
+func activeOf(tr *program.Trace, r *program.Event) program.EventID {
+	want := program.Write
+	if r.Kind == program.Acquire {
+		want = program.Release
+	}
+	for i := len(tr.Events) - 1; i >= 0; i-- {
+		if e := &tr.Events[i]; e.Kind == want && e.Loc == r.Loc {
+			return e.ID()
+		}
+	}
+	return program.InitID
 }
 
 // checkValues counts the reads of tr that did not read a value their good
@@ -325,32 +401,11 @@ func (c rvfCausal) clone() rvfCausal {
 	return out
 }
 
-// pastOf returns the trace positions of thread t's events.
-func pastOf(tr *program.Trace, t program.ThreadID) []int32 {
-	var out []int32
-	for i := range tr.Events {
-		if tr.Events[i].Thread == t {
-			out = append(out, int32(i))
-		}
-	}
-	return out
-}
-
-// forkOf returns the trace position of the fork creating thread t, or -1.
-func forkOf(tr *program.Trace, t program.ThreadID) int {
-	for i := range tr.Events {
-		if e := &tr.Events[i]; e.Kind == program.Fork && program.ThreadID(e.Value) == t {
-			return i
-		}
-	}
-	return -1
-}
-
 // learnCASArgs fills in the expected value (Arg) of the pending CAS reads
 // of mutate, which the executor only tells once a CAS runs: it runs them
 // on x, which is no longer needed, one after the other, running sigma
 // (the schedule of σ̃) again whenever one ended the execution.
-func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutate []program.Event) {
+func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutate []program.Event) (ran bool) {
 	for i := range mutate {
 		r := &mutate[i]
 		if r.Kind != program.Read || !r.Is(program.CAS) {
@@ -360,10 +415,11 @@ func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutat
 			var err error
 			if x, _, err = runSchedule(s.p, sigma); err != nil {
 				s.rec.Extra("replay_errors", 1)
-				return
+				return true
 			}
 		}
 		x.Step(r.Thread)
+		ran = true
 		evs := x.Trace().Events
 		for j := len(evs) - 1; j >= 0 && j >= len(evs)-2; j-- {
 			if evs[j].ID() == r.ID() {
@@ -371,6 +427,7 @@ func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutat
 			}
 		}
 	}
+	return ran
 }
 
 // runSchedule starts an execution of p and follows sched exactly (the
