@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -88,13 +86,8 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := runContext(f.timeout)
 	defer stop()
-	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, f.timeout)
-		defer cancel()
-	}
 	opts := explore.Options{KeepGoing: f.keepGoing}
 	bar := progress(algo.Name)
 	if bar != nil {

@@ -7,10 +7,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -37,6 +40,18 @@ func (e *exitError) Error() string {
 }
 
 func badInput(err error) error { return &exitError{exitBadInput, err} }
+
+// runContext is the context of a long-running verb: cancelled by Ctrl-C,
+// so that the verb stops cleanly with partial results, and after timeout
+// when it is positive. Call the returned function when done.
+func runContext(timeout time.Duration) (context.Context, func()) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	if timeout <= 0 {
+		return ctx, stop
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	return ctx, func() { cancel(); stop() }
+}
 
 var version = "0.1.0-dev"
 
