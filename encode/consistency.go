@@ -89,6 +89,9 @@ func (d *Z3Decider) Decide(ctx context.Context, inst *program.Instance) (program
 	if err := inst.Check(); err != nil {
 		return nil, false, err
 	}
+	if err := stopped(ctx); err != nil {
+		return nil, false, err
+	}
 	if d.Stats != nil {
 		d.Stats.Encoded.Add(1)
 	}
@@ -114,6 +117,9 @@ func (d *Z3Decider) Decide(ctx context.Context, inst *program.Instance) (program
 	if !ok {
 		return nil, false, nil // a rule is false on the skeleton alone
 	}
+	if err := stopped(ctx); err != nil { // the encoding of a large instance takes a while
+		return nil, false, err
+	}
 	timeout := d.Timeout
 	if timeout <= 0 {
 		timeout = DefaultZ3Timeout
@@ -126,6 +132,14 @@ func (d *Z3Decider) Decide(ctx context.Context, inst *program.Instance) (program
 		return nil, false, err
 	}
 	return s.witness(val), true, nil
+}
+
+// stopped wraps ctx's error, if any, with program.ErrUnknown.
+func stopped(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("z3: %w: %w", err, program.ErrUnknown)
+	}
+	return nil
 }
 
 // solve asserts the skeleton's edges and cons in a fresh Z3 context and

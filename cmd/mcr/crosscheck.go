@@ -172,6 +172,14 @@ type crossSummary struct {
 	Seconds       float64        `json:"seconds"`
 	Backends      []backendStats `json:"backends"`
 	Failures      []crossFailure `json:"failures"`
+	Unknowns      []crossUnknown `json:"unknowns"`
+}
+
+// crossUnknown is one backend that could not decide one instance.
+type crossUnknown struct {
+	Index   int    `json:"index"`
+	Backend string `json:"backend"`
+	Error   string `json:"error"`
 }
 
 func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
@@ -307,7 +315,7 @@ func writeFailure(f *crosscheckFlags, inst *program.Instance, i int, r crossResu
 func summarize(f *crosscheckFlags, m program.MemoryModel, c program.Constraint, run []backend, results []crossResult) crossSummary {
 	s := crossSummary{Type: "crosscheck", MM: m.String(), Kind: f.kind, Seed: f.seed, Count: f.count,
 		Threads: f.threadsR.String(), EventsPer: f.eventsR.String(), Vars: f.varsR.String(), Locks: f.lkR.String(),
-		Failures: []crossFailure{}}
+		Failures: []crossFailure{}, Unknowns: []crossUnknown{}}
 	if c == program.GoodWrites {
 		s.Kind = "goodwrites"
 	} else {
@@ -340,6 +348,7 @@ func summarize(f *crosscheckFlags, m program.MemoryModel, c program.Constraint, 
 				s.Invalid++
 			case o.Verdict == unknown:
 				st.Unknown++
+				s.Unknowns = append(s.Unknowns, crossUnknown{Index: i, Backend: o.Backend, Error: o.Error})
 			case o.Verdict == r.j.Verdict:
 				st.Agree++
 			}
@@ -407,6 +416,13 @@ func printCrosscheck(w io.Writer, f *crosscheckFlags, workers int, s crossSummar
 			break
 		}
 		fmt.Fprintf(w, "  instance %d -> %s: %s\n", fl.Index, fl.File, strings.Join(fl.Problems, "; "))
+	}
+	for k, u := range s.Unknowns {
+		if k == 20 {
+			fmt.Fprintf(w, "  ... %d more undecided\n", len(s.Unknowns)-k)
+			break
+		}
+		fmt.Fprintf(w, "  instance %d: %s could not decide: %s\n", u.Index, u.Backend, u.Error)
 	}
 }
 
