@@ -5,12 +5,12 @@ package explicit
 // explores exactly one execution per reads-from class under SC. A call
 // ReadsFrom-SMC(τ, E) extends the witness E of the trace τ to a complete
 // execution E·Ê (line 2), looks for every way to give a read of τ' = τ·Ê
-// another source (lines 4-11; each candidate trace τ''·σ is checked by
+// another source (lines 4-11; each candidate trace τ″·σ is checked by
 // GetWitness, getwitness.go) and recurses into the schedules found, reads
 // of Ê from the last (lines 12-15).
 //
 // A trace is kept as a sequence of nodes (events with their source and
-// mark) in trace order; schedules(τ'') is attached to the position of τ''
+// mark) in trace order; schedules(τ″) is attached to the position of τ″
 // in that sequence. Only an unmarked read (the head of a schedule, or an
 // event of Ê) can be such a position, and it belongs to the one call
 // whose Ê or schedule head it is, so schedules added by descendants are
@@ -80,7 +80,7 @@ type rfNode struct {
 
 func readLike(e *program.Event) bool { return e.Kind == program.Read || e.Kind == program.Acquire }
 
-// rfSchedules is schedules(τ”) for one position: the schedules in the
+// rfSchedules is schedules(τ″) for one position: the schedules in the
 // order found, how many have been explored, and the keys of every σ
 // proposed so far (consistent or not), so that none is checked twice.
 type rfSchedules struct {
@@ -90,8 +90,8 @@ type rfSchedules struct {
 	orig rfNode // the event at the position in the trace that created it
 }
 
-// rfSchedule is a pair ⟨σ, E”⟩: the nodes that follow τ” and a witness
-// of τ”·σ as a schedule.
+// rfSchedule is a pair ⟨σ, E″⟩: the nodes that follow τ″ and a witness
+// of τ″·σ as a schedule.
 type rfSchedule struct {
 	sigma   []rfNode
 	witness program.Schedule
@@ -136,6 +136,7 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	program.RunDefault(x)
 	// Line 3: τ' := τ·Ê.
 	base, whole := s.extend(base, x.Trace())
+	noteTrylocks(s.rec, s.tr)
 	if s.rec.Execution(x) || s.races.report(s.ctx, s.tr, s.h, nil) {
 		return true
 	}
@@ -503,7 +504,7 @@ func (s *rfSMC) lastAcquire(l program.Loc) int {
 
 // propose is lines 10-11: unless an equivalent σ was proposed at p before,
 // ask GetWitness for a witness of seq[:p]·σ, guided by the current
-// execution, and add ⟨σ, E”⟩ to schedules(seq[:p]) if there is one. If
+// execution, and add ⟨σ, E″⟩ to schedules(seq[:p]) if there is one. If
 // unsure, σ's head is a CAS planned to fail whose value only executing
 // tells: the witness is run, and if the CAS succeeds the head gets its
 // write half and is checked again.

@@ -2,8 +2,8 @@ package explicit
 
 // This file implements the fast path of ReadsFrom-SMC's witness queries
 // (rfsmc.go): the order of the current execution E·Ê, restricted to the
-// events of τ''·σ, with σ's head moved to the latest place it can take,
-// is most often a witness of τ''·σ (E·Ê is the guide GetWitness would
+// events of τ″·σ, with σ's head moved to the latest place it can take,
+// is most often a witness of τ″·σ (E·Ê is the guide GetWitness would
 // follow too). A linear simulation of SC with locks checks it; only if it
 // fails is GetWitness asked.
 

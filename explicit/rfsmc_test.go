@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+	"time"
 
 	"mcr/program"
 	"mcr/program/cfront"
@@ -232,5 +233,141 @@ func TestSMCBenchmarks(t *testing.T) {
 			}
 			t.Logf("rf %d (%.2fs), rvf %d (%.2fs)", r.Stats.Executions, r.Stats.Seconds, v.Stats.Executions, v.Stats.Seconds)
 		})
+	}
+}
+
+// TestSMCRandomLarge runs rf and rvf on bigger random programs (3 threads
+// of up to 4 compound operations), too big for dfs: rf explores each class
+// once, rvf no more executions than rf, both reach the same outcomes and
+// finding kinds. SMC_RANDOM_LARGE sets how many (default 12, 4 with
+// -short); programs that take over 3s are skipped.
+func TestSMCRandomLarge(t *testing.T) {
+	n := 12
+	if testing.Short() {
+		n = 4
+	}
+	if s := os.Getenv("SMC_RANDOM_LARGE"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	opts := randprog.DefaultOptions()
+	opts.Threads = 3
+	skipped := 0
+	defer func() { t.Logf("%d programs, %d too big (over 3s)", n, skipped) }()
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := randprog.Generate(seed, opts)
+		name := fmt.Sprintf("large%d.c", seed)
+		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, src)
+		}
+		var ro, vo observed
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		r := ReadsFromSMC(ctx, p, observe(&ro))
+		v := RVFSMC(ctx, p, observe(&vo))
+		cancel()
+		rs, vs := r.Stats, v.Stats
+		if !rs.Complete || !vs.Complete {
+			skipped++
+			continue
+		}
+		switch {
+		case rs.Executions-rs.Blocked != len(ro.classes):
+			t.Errorf("%s: rf explores %d executions for %d classes", name, rs.Executions-rs.Blocked, len(ro.classes))
+		case vs.Executions-vs.Blocked > rs.Executions-rs.Blocked:
+			t.Errorf("%s: rvf explores %d executions, rf %d", name, vs.Executions-vs.Blocked, rs.Executions-rs.Blocked)
+		case !reflect.DeepEqual(ro.outcomes, vo.outcomes):
+			t.Errorf("%s: rf reaches %d outcomes, rvf %d", name, len(ro.outcomes), len(vo.outcomes))
+		case !reflect.DeepEqual(r.FindingKinds(), v.FindingKinds()):
+			t.Errorf("%s: rf finds %v, rvf %v", name, r.FindingKinds(), v.FindingKinds())
+		}
+		for _, st := range []explore.Stats{rs, vs} {
+			for _, k := range []string{"rf_mismatches", "replay_errors", "decider_errors"} {
+				if st.Extra[k] != 0 {
+					t.Errorf("%s: %s: %s = %v", name, st.Algorithm, k, st.Extra[k])
+				}
+			}
+		}
+		if t.Failed() {
+			t.Logf("%s:\n%s", name, src)
+			return
+		}
+	}
+}
+
+// handmade are small programs for what the random programs rarely do:
+// deadlocks of every kind, RMW and CAS mixes, failures while other
+// threads run, assumes.
+var handmade = []struct{ name, what, src string }{
+	{"cycle3", "three threads take three mutexes in a cycle: deadlocks only when all hold their first", `#include <pthread.h>
+pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER, c = PTHREAD_MUTEX_INITIALIZER;
+int x;
+void *t1(void *p) { pthread_mutex_lock(&a); pthread_mutex_lock(&b); x = x + 1; pthread_mutex_unlock(&b); pthread_mutex_unlock(&a); return 0; }
+void *t2(void *p) { pthread_mutex_lock(&b); pthread_mutex_lock(&c); x = x + 2; pthread_mutex_unlock(&c); pthread_mutex_unlock(&b); return 0; }
+void *t3(void *p) { pthread_mutex_lock(&c); pthread_mutex_lock(&a); x = x + 3; pthread_mutex_unlock(&a); pthread_mutex_unlock(&c); return 0; }
+int main(void) { pthread_t p1, p2, p3; pthread_create(&p1, 0, t1, 0); pthread_create(&p2, 0, t2, 0); pthread_create(&p3, 0, t3, 0); pthread_join(p1, 0); pthread_join(p2, 0); pthread_join(p3, 0); return 0; }`},
+	{"joinlock", "main joins a thread while holding the mutex the thread needs", `#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x;
+void *t1(void *p) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t p1; pthread_create(&p1, 0, t1, 0); pthread_mutex_lock(&m); int r = x; pthread_join(p1, 0); pthread_mutex_unlock(&m); return r; }`},
+	{"abandon", "a thread ends holding a mutex; the other blocks forever if it comes second", `#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x;
+void *t1(void *p) { pthread_mutex_lock(&m); x = 1; return 0; }
+void *t2(void *p) { pthread_mutex_lock(&m); x = 2; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t p1, p2; pthread_create(&p1, 0, t1, 0); pthread_create(&p2, 0, t2, 0); return 0; }`},
+	{"rmwmix", "CAS, fetch_add, exchange and stores on two locations (RMW reversals, CAS heads whose value only executing tells)", `#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x, y;
+void *t1(void *p) { int e = 0; atomic_compare_exchange_strong(&x, &e, 5); atomic_fetch_add(&y, atomic_load(&x)); return 0; }
+void *t2(void *p) { atomic_fetch_add(&x, 1); int e = 1; atomic_compare_exchange_strong(&y, &e, 7); return 0; }
+void *t3(void *p) { atomic_exchange(&x, 2); atomic_store(&y, 1); return 0; }
+int main(void) { pthread_t p1, p2, p3; pthread_create(&p1, 0, t1, 0); pthread_create(&p2, 0, t2, 0); pthread_create(&p3, 0, t3, 0); return 0; }`},
+	{"lockcas", "CAS and fetch_add inside and outside critical sections", `#include <pthread.h>
+#include <stdatomic.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+atomic_int x; int y;
+void *t1(void *p) { pthread_mutex_lock(&m); int e = 0; atomic_compare_exchange_strong(&x, &e, 1); y = y + 1; pthread_mutex_unlock(&m); return 0; }
+void *t2(void *p) { int e = 1; atomic_compare_exchange_strong(&x, &e, 2); pthread_mutex_lock(&m); y = y + atomic_load(&x); pthread_mutex_unlock(&m); return 0; }
+void *t3(void *p) { pthread_mutex_lock(&m); atomic_fetch_add(&x, 3); pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t p1, p2, p3; pthread_create(&p1, 0, t1, 0); pthread_create(&p2, 0, t2, 0); pthread_create(&p3, 0, t3, 0); pthread_join(p1,0); pthread_join(p2,0); pthread_join(p3,0); return y; }`},
+	{"midfail", "an assertion that fails while another thread still runs", `#include <pthread.h>
+#include <assert.h>
+int x, y;
+void *t1(void *p) { int r = y; x = 1; return 0; }
+void *t2(void *p) { assert(x == 0); y = 1; return 0; }
+int main(void) { pthread_t p1, p2; pthread_create(&p1, 0, t1, 0); pthread_create(&p2, 0, t2, 0); return 0; }`},
+	{"trunc", "an assertion after a write, racing with a reader", `#include <pthread.h>
+#include <assert.h>
+int x, y;
+void *t1(void *p) { int r = y; x = r + 1; return 0; }
+void *t2(void *p) { y = 1; assert(x == 0); return 0; }
+int main(void) { pthread_t p1, p2; pthread_create(&p1, 0, t1, 0); pthread_create(&p2, 0, t2, 0); return 0; }`},
+	{"heapmix", "publishing a heap cell through a plain flag (a race)", `#include <pthread.h>
+#include <stdlib.h>
+int *p; int flag;
+void *t1(void *a) { int *q = malloc(sizeof(int)); *q = 3; p = q; flag = 1; return 0; }
+void *t2(void *a) { if (flag) { int v = *p; flag = v; } return 0; }
+int main(void) { pthread_t p1, p2; pthread_create(&p1, 0, t1, 0); pthread_create(&p2, 0, t2, 0); pthread_join(p1,0); pthread_join(p2,0); return 0; }`},
+	{"assume2", "__VERIFIER_assume cuts executions", `#include <pthread.h>
+#include <stdatomic.h>
+extern void __VERIFIER_assume(int);
+atomic_int x, y;
+void *t1(void *p) { atomic_store(&x, 1); int r = atomic_load(&y); __VERIFIER_assume(r == 0); atomic_store(&x, 2); return 0; }
+void *t2(void *p) { atomic_store(&y, 1); int r = atomic_load(&x); atomic_store(&y, r + 1); return 0; }
+int main(void) { pthread_t p1, p2; pthread_create(&p1, 0, t1, 0); pthread_create(&p2, 0, t2, 0); return 0; }`},
+}
+
+// TestSMCHandmade compares rf and rvf with dfs on the handmade programs.
+func TestSMCHandmade(t *testing.T) {
+	for _, h := range handmade {
+		p, err := cfront.LoadSource(h.name+".c", []byte(h.src), cfront.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", h.name, err)
+		}
+		var do observed
+		d := explore.DFS(context.Background(), p, observe(&do))
+		compareSMC(t, h.name, p, rfAlgo, d, &do)
+		compareSMC(t, h.name, p, rvfAlgo, d, &do)
 	}
 }

@@ -388,6 +388,19 @@ func raceKeyOf(a, b program.Pos) string {
 	return a.String() + "|" + b.String()
 }
 
+// noteTrylocks marks the search incomplete when tr has a failed trylock:
+// the instances have no place for one (a failed trylock reads a held
+// lock), so neither explorer tries the other outcome of a trylock.
+func noteTrylocks(rec *explore.Recorder, tr *program.Trace) {
+	for i := range tr.Events {
+		if tr.Events[i].Kind == program.LockFail {
+			rec.Extra("failed_trylocks", 1)
+			rec.Stop("failed trylocks are not explored")
+			return
+		}
+	}
+}
+
 // stopReason names why ctx ended a search.
 func stopReason(ctx context.Context) string {
 	if ctx.Err() == context.DeadlineExceeded {

@@ -103,6 +103,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	snap.Events = snap.Events[:len(snap.Events):len(snap.Events)]
 	tr := &snap
 	s.checkValues(tr)
+	noteTrylocks(s.rec, tr)
 	// Lines 2-5: the writes of σ̂ (and pending RMWs, Appendix A) are new
 	// sources for the ancestors' reads of their location.
 	for i := n; i < len(tr.Events); i++ {
@@ -145,8 +146,11 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	for backtrack && len(mutate) > 0 {
 		r := mutate[0]
 		mutate = mutate[1:]
-		if _, ok := C[r.ID()]; !ok {
-			backtrack = false // lines 15-16
+		if _, ok := C[r.ID()]; !ok && r.Kind == program.Read {
+			// Lines 15-16. Lemma 1 needs r in every maximal trace, which
+			// an acquire is not: it may wait forever (a deadlock), so
+			// an acquire never stops the loop.
+			backtrack = false
 		}
 		// Lines 17-18: the visible sources C allows, grouped by value.
 		q := &rvfQuery{tr: tr, h: mhb, r: r, guide: guide, plain: plain, active: activeOf(tr, &r)}
