@@ -13,8 +13,7 @@ package encode
 //
 // Every witness step gets an integer order variable (consistency_order.go):
 // each thread event, under TSO/PSO each write's memory-write, and one per
-// RMW pair; a read or acquire with several allowed sources adds one
-// auxiliary variable. The formula is
+// RMW pair. The formula is
 //
 //	Φ = Φ_order ∧ Φ_rf ∧ Φ_lock
 //

@@ -36,7 +36,7 @@ type skeleton struct {
 	// SC and for RMW write halves); -1 for other events.
 	mem []int32
 	// steps lists per node the witness steps it stands for, in order (one,
-	// "r, w, flush w" for an RMW pair, none for an auxiliary node).
+	// "r, w, flush w" for an RMW pair).
 	steps [][]program.Step
 	// succ lists per node the nodes it must precede (the unconditional
 	// constraints O_a < O_b).
@@ -82,9 +82,9 @@ func newSkeleton(inst *program.Instance) *skeleton {
 	return s
 }
 
-// newNode adds a node for the steps sts (none: an auxiliary node).
-func (s *skeleton) newNode(sts ...program.Step) int32 {
-	s.steps = append(s.steps, sts)
+// newNode adds a node for step st.
+func (s *skeleton) newNode(st program.Step) int32 {
+	s.steps = append(s.steps, []program.Step{st})
 	s.succ = append(s.succ, nil)
 	return int32(len(s.steps) - 1)
 }

@@ -28,29 +28,24 @@ type rules struct {
 	rels    [][]int32 // per lock: its releases
 	crits   [][]crit  // per lock: its critical sections
 	ownPrev []int32   // per read: its thread's latest earlier write to its location, or -1
-	aux     []int32   // per read or acquire with several sources: its window node (see window)
 }
 
 // crit is a critical section: acquire and release events (rel = -1 if its
 // thread never releases the lock).
 type crit struct{ acq, rel int32 }
 
-// newRules collects what the rules need and adds their auxiliary nodes to
-// s, which must not be closed yet.
+// newRules collects what the rules need.
 func newRules(s *skeleton) *rules {
 	inst := s.inst
 	d := len(inst.Locs)
 	r := &rules{skeleton: s, writes: make([][]int32, d), rels: make([][]int32, d), crits: make([][]crit, d),
-		ownPrev: make([]int32, len(inst.Events)), aux: make([]int32, len(inst.Events))}
+		ownPrev: make([]int32, len(inst.Events))}
 	for t := range inst.Threads {
 		lastW := map[program.Loc]int32{}
 		open := map[program.Loc]int{} // lock -> index of its open section in crits
 		for i := inst.Start[t]; i < inst.Start[t+1]; i++ {
 			e := &inst.Events[i]
-			r.ownPrev[i], r.aux[i] = -1, -1
-			if len(inst.Sources[i]) > 1 {
-				r.aux[i] = s.newNode()
-			}
+			r.ownPrev[i] = -1
 			switch e.Kind {
 			case program.Read:
 				if w, ok := lastW[e.Loc]; ok {
@@ -146,7 +141,7 @@ func (r *rules) readForm(i int32) form {
 	if r.relaxed && p >= 0 && member(src, p) && !e.Is(program.RMW) {
 		buf = r.lt(R, r.mem[p])
 	}
-	mem := r.window(R, r.aux[i], src, r.mem, r.writes[e.Loc])
+	mem := r.window(R, src, r.mem, r.writes[e.Loc])
 	if p >= 0 {
 		mem = and(r.lt(r.mem[p], R), mem)
 	}
@@ -157,50 +152,36 @@ func (r *rules) readForm(i int32) form {
 // release before it is one of its sources (init: no release before it).
 func (r *rules) acquireForm(i int32) form {
 	e := &r.inst.Events[i]
-	return r.window(r.node[i], r.aux[i], r.inst.Sources[i], r.node, r.rels[e.Loc])
+	return r.window(r.node[i], r.inst.Sources[i], r.node, r.rels[e.Loc])
 }
 
 // window is "the last of evs (writes or releases of one location or lock;
 // pt maps them to nodes) before node R is one of src (InitSource: none of
-// evs is before R)". With one source s it is the classic
+// evs is before R)":
 //
-//	F_s < R ∧ ∧_{w ∉ src} (F_w < F_s ∨ R < F_w).
+//	∨_{s ∈ src} (F_s < R ∧ ∧_{w ∉ src} (F_w < F_s ∨ R < F_w)),
 //
-// With more, a window start L (the auxiliary node aux) keeps it linear in
-// |src| + |evs| instead of |src| x |evs|:
-//
-//	∨_{s ∈ src} (L < F_s < R) ∧ ∧_{w ∉ src} (F_w < L ∨ R < F_w),
-//
-// and the initial value is the alternative ∧_{w ∉ src} R < F_w. Sources
-// may lie inside the window: the last write before R is then a source as
-// well. A model gives a witness: every w outside src is strictly before
-// L < F_s, or after R, in any linearisation of the model's values.
-func (r *rules) window(R, aux int32, src, pt, evs []int32) form {
+// with ∧_{w ∉ src} R < F_w for InitSource. Only writes outside src need a
+// clause: if a source lies between s and R, the last write before R is a
+// source all the same. That makes a good-writes formula |src| x |evs \ src|
+// atoms rather than |src| x |evs|. (A window-start variable shared by the
+// alternatives would make it linear, but Z3 took 2-3 times longer on it.)
+func (r *rules) window(R int32, src, pt, evs []int32) form {
 	var bad []int32
 	for _, w := range evs {
 		if W := pt[w]; !member(src, w) && W != R { // W == R: the write half of an RMW read R
 			bad = append(bad, W)
 		}
 	}
-	if len(src) == 1 {
-		if src[0] == program.InitSource {
-			return r.initial(R, bad)
-		}
-		return r.last(R, pt[src[0]], bad)
-	}
-	var alts []form
+	alts := make([]form, 0, len(src))
 	for _, s := range src {
 		if s == program.InitSource {
 			alts = append(alts, r.initial(R, bad))
 		} else {
-			alts = append(alts, and(r.lt(aux, pt[s]), r.lt(pt[s], R)))
+			alts = append(alts, r.last(R, pt[s], bad))
 		}
 	}
-	parts := []form{or(alts...)}
-	for _, W := range bad {
-		parts = append(parts, or(r.lt(W, aux), r.lt(R, W)))
-	}
-	return and(parts...)
+	return or(alts...)
 }
 
 // initial is "no node of bad is before R".
