@@ -36,11 +36,27 @@ package explicit
 // (as in Nidhugg's rfsc and seed 004), while program.RFKey looks at reads
 // only.
 //
+// Beyond the paper, for our executor: a head (the read of a schedule that
+// changes its source) may end the execution at once (an assertion on the
+// value read, a failed assume), so witnesses put it as late as they can
+// (sinkLast), and an execution that still ends before the rest of τ is a
+// leaf ("cut_schedules"). "fresh" events (rfNode) extend line 6's "eR or
+// eW in Ê" to the events a schedule creates. A witness query first tries
+// the guided order of E·Ê (rfsmc_guide.go) and asks GetWitness only if
+// that fails.
+//
 // Findings: violations and deadlocks are those of the explored executions;
 // data races are read off each explored trace's happens-before order
 // (rfsmc_trace.go), which is complete because every class is explored.
 // The search is sequential: schedules found in one subtree are added to
 // positions an ancestor explores later, so subtrees are not independent.
+//
+// Known limits: failed trylocks are not explored (noteTrylocks marks the
+// search incomplete); and an execution cut short by a failure while other
+// threads could still read counts, for dfs, once per set of reads done
+// before the failure, while here the failing trace stands for its class
+// of complete traces: counts and outcomes differ there (the violation is
+// found all the same).
 
 import (
 	"context"
@@ -53,7 +69,8 @@ import (
 )
 
 // ReadsFromSMC explores p with ReadsFrom-SMC and returns the findings and
-// statistics (Extra: "witness_queries", "schedules", and "rf_mismatches",
+// statistics (Extra: "schedules", "guided_witnesses", "witness_queries"
+// (GetWitness), "cas_probes", "cut_schedules", and "rf_mismatches",
 // "replay_errors", "decider_errors", which are 0 unless something is
 // wrong). The search stops at the first finding unless opts.KeepGoing, and
 // when ctx is done (the result is then incomplete).

@@ -14,13 +14,21 @@ package explicit
 // call early when no descendant found a new source for the read it
 // mutated (lines 2-5, 12-16, Lemma 1).
 //
-// Appendix A: an RMW or CAS read is mutated together with its write half
-// (a CAS that may fail keeps one in the instance: it is the last event of
-// its thread and no read reads it, so the instance stays equivalent); a
-// pending RMW or CAS read is a potential source for an ancestor's read of
-// its location (line 4). A lock acquire is a read of its mutex and a
-// release a write: each release is a value of its own, and init (the lock
-// never released) is one too. Spawn and join extend program order.
+// Appendix A: an RMW or CAS read is mutated together with its write half;
+// a CAS has one iff the value it reads equals its expected value, which
+// the executor only tells once the CAS runs, so each pending CAS is run
+// once on the spent execution to learn it. A pending RMW or CAS read is a
+// potential source for an ancestor's read of its location (line 4). A
+// lock acquire is a read of its mutex and a release a write: each release
+// is a value of its own, and init (the lock never released) is one too.
+// Spawn and join extend program order. One change: Lemma 1 needs the
+// mutated read in every maximal trace, and an acquire may instead wait
+// forever (a deadlock), so an acquire never stops the loop of line 13.
+//
+// Two shortcuts, neither changing what is explored: the value group that
+// holds the active write of σ̃ needs no VerifySC, σ̃∘r is its witness (the
+// auxiliary trace of Section 4.2); and a child whose witness is σ̃∘r goes
+// on from the parent's execution instead of running σ' again.
 //
 // Executions are counted at the leaves, the calls whose extension ends the
 // execution (every thread finished, blocked or failed): one per explored
@@ -29,7 +37,7 @@ package explicit
 // at once, hb-ordered ones by an explicit MCR race query (Seeder) on the
 // values of the trace, since a class fixes values, not sources. The search
 // is sequential: the backtrack signals of a call depend on what its
-// descendants found.
+// descendants found. Failed trylocks are not explored (noteTrylocks).
 
 import (
 	"context"
@@ -41,7 +49,8 @@ import (
 )
 
 // RVFSMC explores p with RVF-SMC and returns the findings and statistics
-// (Extra: "replays", "verifysc_queries", "pruned_by_backtrack", and
+// (Extra: "replays", "verifysc_queries", "guided_witnesses",
+// "pruned_by_backtrack", "race_queries", and
 // "rf_mismatches", "replay_errors", "decider_errors", which are 0 unless
 // something is wrong). The search stops at the first finding unless
 // opts.KeepGoing, and when ctx is done (the result is then incomplete).
