@@ -126,12 +126,26 @@ func RF(t *Trace) []int32 {
 }
 
 // RFKey is a canonical description of a trace's reads-from function: for
-// every read, in (thread name, index) order, the identity of its write.
-// Two traces are in the same reads-from class iff their keys are equal
-// (002_29f9f830801bf5b9.txt Section 3). Thread names, not ids, make it
-// comparable across processes.
+// every read, in (thread name, index) order, the identity of its write, and
+// for every acquire the release it follows (locks are read-modify-writes of
+// the lock in 002_29f9f830801bf5b9.txt Section 7). Two traces are in the
+// same reads-from class iff their keys are equal (Section 3). Thread names,
+// not ids, make it comparable across processes.
 func RFKey(t *Trace) string {
 	rf := RF(t)
+	lastRel := map[Loc]int32{}
+	for i := range t.Events {
+		switch e := &t.Events[i]; e.Kind {
+		case Release:
+			lastRel[e.Loc] = int32(i)
+		case Acquire:
+			if r, ok := lastRel[e.Loc]; ok {
+				rf[i] = r
+			} else {
+				rf[i] = -1
+			}
+		}
+	}
 	pos := t.Index()
 	var b []byte
 	for th := range pos {

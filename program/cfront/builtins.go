@@ -99,6 +99,9 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			return false
 		}
 		x.stop(th, kind, flags, program.Loc(args[0]), val)
+		if in.a == bAtomicCAS {
+			th.pend.Arg = conv(args[1], in.w, in.flag&fSigned != 0) // what the CAS expects
+		}
 		return true
 	case bFence:
 		x.stop(th, program.Fence, 0, 0, 0)
