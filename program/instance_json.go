@@ -94,6 +94,9 @@ func DecodeInstance(name string, data []byte) (*Instance, error) {
 		inst.Name = name
 	}
 	if err := inst.Check(); err != nil {
+		if inst.Name == name {
+			return nil, err // Check names the instance already
+		}
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return inst, nil
