@@ -10,8 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"regexp"
 	"sort"
 	"strconv"
@@ -110,7 +108,7 @@ func runBench(cmd *cobra.Command, f *benchFlags) error {
 	if len(cases) == 0 {
 		return badInput(fmt.Errorf("no benchmark expectations (*.json) in %s", f.dir))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := runContext(0) // per-backend / per-run limits apply inside
 	defer stop()
 	out := newBenchWriter(cmd.OutOrStdout(), f)
 	cfg := runConfig{workers: f.workers, decider: f.decider, queryTimeout: time.Minute}

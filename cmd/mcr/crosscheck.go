@@ -15,7 +15,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -221,7 +220,7 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 	if note != "" {
 		fmt.Fprintln(cmd.ErrOrStderr(), "mcr:", note)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := runContext(0) // per-backend / per-run limits apply inside
 	defer stop()
 	bar := countBar(f.count)
 	start := time.Now()

@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -316,7 +314,7 @@ func runVerify(cmd *cobra.Command, file string, f *verifyFlags) error {
 	if note != "" {
 		fmt.Fprintln(cmd.ErrOrStderr(), "mcr:", note)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := runContext(0) // per-backend / per-run limits apply inside
 	defer stop()
 	var outs []outcome
 	for _, b := range run {
