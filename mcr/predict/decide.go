@@ -88,6 +88,10 @@ func (t *tally) phase(name string, since time.Time) {
 // one decider's answer over the other's "unknown".
 func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdict, []int32) {
 	sub, keep := w.subtrace(&wk.sc, g)
+	if len(sub.Events) > d.opts.maxQueryEvents() {
+		d.tally.do(func(s *Stats) { s.TooBig++ })
+		return unknown, nil
+	}
 	q := program.NewSeedQuery(sub, nil)
 	if g.isRace() {
 		q.Race = [2]int32{subPos(keep, g.race[0]), subPos(keep, g.race[1])}

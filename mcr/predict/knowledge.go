@@ -41,7 +41,8 @@ type group struct {
 	flags   map[int32]uint8
 	best    goal // the witnessed targets, race[0] < 0 or read < 0 if none
 	proof   proof
-	queries int  // decider queries asked
+	queries int  // decider queries asked while it had no witness
+	counts  int  // decider queries asked since
 	capped  bool // candidates were left undecided
 }
 
@@ -103,17 +104,22 @@ func (k *knowledge) race(a, b int32, pr proof) {
 	}
 }
 
-// startQuery counts a decider query for pair (a, b) against the cap; false
-// means the cap is reached (the pair stays undecided).
-func (k *knowledge) startQuery(a, b int32, limit int) bool {
+// startQuery counts a decider query for pair (a, b) against the cap of
+// its location pair: witness while it has no witness, else count. False
+// means the cap is reached: the pair stays undecided.
+func (k *knowledge) startQuery(a, b int32, witness, count int) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	g := k.group(k.pairKey(a, b))
-	if g.queries >= limit {
+	n, limit := &g.queries, witness
+	if g.found() {
+		n, limit = &g.counts, count
+	}
+	if *n >= limit {
 		g.capped = true
 		return false
 	}
-	g.queries++
+	*n++
 	return true
 }
 

@@ -31,10 +31,21 @@ type Options struct {
 	// times out is "unknown" and makes the result incomplete.
 	QueryTimeout time.Duration
 	// MaxQueries caps the decider queries per location pair and window
-	// (0: DefaultMaxQueries, < 0: no cap). Pairs left undecided make the
-	// counts lower bounds and, while the location pair has no witness,
-	// the result incomplete.
+	// spent looking for its witness (0: DefaultMaxQueries, < 0: no cap).
+	// Pairs left undecided while the location pair has no witness make the
+	// result incomplete.
 	MaxQueries int
+	// CountQueries caps the decider queries per location pair and window
+	// spent counting racy events once the pair has a witness (0: none, only
+	// the shortcuts count; < 0: no cap; the CLI's default is
+	// DefaultCountQueries). Pairs left undecided make the counts lower
+	// bounds (Race.AtLeast).
+	CountQueries int
+	// MaxQueryEvents skips queries whose sub-trace (subtrace.go) has more
+	// events (0: DefaultMaxQueryEvents, < 0: no limit): the encodings grow
+	// quadratically with it and a solver can exhaust memory. A skipped
+	// query leaves its pair undecided.
+	MaxQueryEvents int
 	// ReadsFrom forces reads-from preservation (synthetic unique write
 	// values) on a trace that has values.
 	ReadsFrom bool
@@ -44,13 +55,20 @@ type Options struct {
 	// Progress, if set, is called after every window with the statistics
 	// so far (from the driver's goroutine).
 	Progress func(Stats)
+
+	// observe, if set, sees every analysed window before its findings are
+	// merged (tests compare the racy events with a brute-force oracle).
+	observe func(w *window, k *knowledge)
 }
 
 // Defaults of Options.
 const (
-	DefaultWindow     = 10000
-	DefaultMaxQueries = 200
-	defaultQueryTime  = time.Minute
+	DefaultWindow       = 10000
+	DefaultMaxQueries   = 200
+	DefaultCountQueries = 10
+	// DefaultMaxQueryEvents bounds a query's sub-trace.
+	DefaultMaxQueryEvents = 4000
+	defaultQueryTime      = time.Minute
 )
 
 // DeciderInfo is one entry of the decider registry.
@@ -104,14 +122,23 @@ func (o *Options) window() int {
 	return o.Window
 }
 
-func (o *Options) maxQueries() int {
+func (o *Options) maxQueries() int { return limit(o.MaxQueries, DefaultMaxQueries, int(^uint(0)>>1)) }
+
+func (o *Options) maxQueryEvents() int {
+	return limit(o.MaxQueryEvents, DefaultMaxQueryEvents, int(^uint(0)>>1))
+}
+
+func (o *Options) countQueries() int { return limit(o.CountQueries, 0, int(^uint(0)>>1)) }
+
+// limit maps an option's 0 to its default and a negative value to neg.
+func limit(v, def, neg int) int {
 	switch {
-	case o.MaxQueries == 0:
-		return DefaultMaxQueries
-	case o.MaxQueries < 0:
-		return int(^uint(0) >> 1)
+	case v == 0:
+		return def
+	case v < 0:
+		return neg
 	}
-	return o.MaxQueries
+	return v
 }
 
 func (o *Options) queryTimeout() time.Duration {

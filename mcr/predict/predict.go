@@ -53,6 +53,7 @@ type driver struct {
 	races   map[[2]Site]*Race
 	threads map[[2]Site]map[string]bool
 	nulls   map[Site]*NullDeref
+	later   map[Site]bool // sites of events racing with an earlier one
 }
 
 func run(ctx context.Context, src source, format string, noValues bool, init func(program.Loc) int64, opts Options) (*Result, error) {
@@ -70,7 +71,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 		stats.Decider = names[0]
 	}
 	d := &driver{opts: opts, tally: &tally{stats: stats, phases: phaseTimer{}, solver: map[string]*SolverStats{}},
-		races: map[[2]Site]*Race{}, threads: map[[2]Site]map[string]bool{}, nulls: map[Site]*NullDeref{}}
+		races: map[[2]Site]*Race{}, threads: map[[2]Site]map[string]bool{}, nulls: map[Site]*NullDeref{}, later: map[Site]bool{}}
 	for _, n := range names {
 		d.tally.solver[n] = &SolverStats{}
 	}
@@ -91,7 +92,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 			break
 		}
 		d.window(ctx, w)
-		stats.Events, stats.Threads, stats.Reentrant = st.n, len(src.Threads()), st.dropped
+		stats.Events, stats.Threads, stats.Reentrant, stats.LateForks = st.n, len(src.Threads()), st.dropped, st.lateForks
 		if opts.Progress != nil {
 			opts.Progress(*stats)
 		}
@@ -139,6 +140,9 @@ func (d *driver) window(ctx context.Context, w *window) {
 		s.Pairs, s.PrunedMHB, s.PrunedLockset = s.Pairs+pr.pairs, s.PrunedMHB+pr.mhb, s.PrunedLockset+pr.lockset
 	})
 	d.nullDerefs(ctx, w)
+	if d.opts.observe != nil {
+		d.opts.observe(w, k)
+	}
 	d.collect(w, k)
 }
 
@@ -153,10 +157,18 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 	}
 	if !d.opts.NoShortcuts {
 		t0 := time.Now()
+		if w.mustOrder(&wk.sc, a, b) {
+			d.tally.phase("fast", t0)
+			d.tally.do(func(s *Stats) { s.PrunedRF++ })
+			return
+		}
 		sched, ok := w.traceOrder(&wk.sc, a, b)
+		if !ok {
+			sched, ok = w.greedy(&wk.sc, a, b)
+		}
 		if ok {
 			if _, err := checkWitness(w.t, w.ids(sched), raceGoal(a, b)); err != nil {
-				d.internal("trace order", w, raceGoal(a, b), err)
+				d.internal("shortcut", w, raceGoal(a, b), err)
 				ok = false
 			}
 		}
@@ -170,7 +182,7 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 			return
 		}
 	}
-	if !k.startQuery(a, b, d.opts.maxQueries()) {
+	if !k.startQuery(a, b, d.opts.maxQueries(), d.opts.countQueries()) {
 		d.tally.do(func(s *Stats) { s.Undecided++ })
 		return
 	}
@@ -234,15 +246,16 @@ func (d *driver) finishWitness(w *window, sched []int32, g goal) (Witness, bool)
 // collect merges the window's location pairs into the result.
 func (d *driver) collect(w *window, k *knowledge) {
 	var racy, later int64
-	for _, f := range k.flags {
+	for p, f := range k.flags {
 		if f&racyFlag != 0 {
 			racy++
 		}
 		if f&laterFlag != 0 {
 			later++
+			d.later[w.sites[w.site[p]]] = true
 		}
 	}
-	d.tally.do(func(s *Stats) { s.RacyEvents += racy; s.LaterEvents += later })
+	d.tally.do(func(s *Stats) { s.RacyEvents += racy; s.LaterEvents += later; s.LaterSites = len(d.later) })
 	for _, g := range k.groups {
 		if !g.found() {
 			if g.capped {
@@ -300,7 +313,7 @@ func (d *driver) result(start time.Time, st *stream, src source) *Result {
 		res.Disagreements = []*Disagreement{}
 	}
 	s := d.tally.stats
-	s.Events, s.Threads, s.Reentrant = st.n, len(src.Threads()), st.dropped
+	s.Events, s.Threads, s.Reentrant, s.LateForks = st.n, len(src.Threads()), st.dropped, st.lateForks
 	s.Seconds = time.Since(start).Seconds()
 	s.Phases = map[string]float64{}
 	for p, t := range d.tally.phases {

@@ -58,10 +58,11 @@ type Step struct {
 	Kind  string `json:"kind"`
 	// Arg is the variable, lock or other thread of the event.
 	Arg string `json:"arg,omitempty"`
-	// Value is the traced value of a read or write (traces with values only).
-	Value int64 `json:"value,omitempty"`
-	Line  int32 `json:"line,omitempty"`
-	Col   int32 `json:"col,omitempty"`
+	// Value is the traced value of a read or write; nil when the trace has
+	// no values.
+	Value *int64 `json:"value,omitempty"`
+	Line  int32  `json:"line,omitempty"`
+	Col   int32  `json:"col,omitempty"`
 }
 
 func (s Step) String() string {
@@ -69,8 +70,8 @@ func (s Step) String() string {
 	if s.Arg != "" {
 		out += " " + s.Arg
 	}
-	if s.Value != 0 {
-		out += fmt.Sprintf(" = %d", s.Value)
+	if s.Value != nil {
+		out += fmt.Sprintf(" = %d", *s.Value)
 	}
 	if s.Line > 0 {
 		out += fmt.Sprintf(" (%s)", Site{Line: s.Line, Col: s.Col})
@@ -141,6 +142,9 @@ type Stats struct {
 	// Reentrant counts nested acquires and their releases, which change
 	// nothing and are dropped.
 	Reentrant int64 `json:"reentrant,omitempty"`
+	// LateForks counts forks of threads that had already run; they order
+	// nothing.
+	LateForks int64 `json:"late_forks,omitempty"`
 
 	// Pairs counts conflicting pairs of different threads within a window;
 	// PrunedMHB of them are ordered by must-happen-before, PrunedLockset
@@ -149,7 +153,10 @@ type Stats struct {
 	PrunedMHB     int64 `json:"pruned_mhb"`
 	PrunedLockset int64 `json:"pruned_lockset"`
 	Candidates    int64 `json:"candidates"`
-	// How candidates were settled: Known were skipped because their
+	// PrunedRF candidates cannot race because one of the two must run
+	// before the other can (sweep.go, mustOrder).
+	PrunedRF int64 `json:"pruned_rf"`
+	// How the other candidates were settled: Known were skipped because their
 	// events were already known to race; Swept and Fast were shown racy by
 	// the shortcuts of sweep.go (co-enabled along a schedule, trace
 	// order); the others were queried or left Undecided.
@@ -162,6 +169,9 @@ type Stats struct {
 	Sat     int64 `json:"sat"`
 	Unsat   int64 `json:"unsat"`
 	Unknown int64 `json:"unknown"`
+	// TooBig counts queries not asked because their sub-trace exceeded
+	// Options.MaxQueryEvents (their pairs are undecided, not in Queries).
+	TooBig int64 `json:"too_big"`
 	// Invalid counts satisfying answers whose schedule the checker rejected.
 	Invalid       int64 `json:"invalid"`
 	Disagreements int64 `json:"disagreements"`
@@ -172,6 +182,9 @@ type Stats struct {
 	// pairs (see Race).
 	RacyEvents  int64 `json:"racy_events"`
 	LaterEvents int64 `json:"later_events"`
+	// LaterSites counts the distinct sites of the LaterEvents (RAPID's
+	// "distinct locations").
+	LaterSites int `json:"later_sites"`
 
 	// Complete is false when a timeout, an interruption, an unknown answer
 	// or the query cap left a location pair without a witness undecided.

@@ -93,17 +93,18 @@ type stream struct {
 	n    int64 // events read so far
 	// cur is each location's value now: the traced value (value mode) or
 	// the synthetic value of its last write (reads-from mode).
-	cur     map[program.Loc]int64
-	initFn  func(program.Loc) int64 // Trace.Init of an in-memory trace, or nil
-	holder  map[program.Loc]program.ThreadID
-	depth   map[lockKey]int32                  // acquires not yet released per (thread, lock)
-	held    map[program.ThreadID][]program.Loc // locks held per thread (copy on write)
-	ran     map[program.ThreadID]bool
-	forked  map[program.ThreadID]bool
-	joined  map[program.ThreadID]bool
-	rmw     program.ThreadID // thread whose RMW write half must come next, or -1
-	eof     bool
-	dropped int64 // nested acquires and releases dropped
+	cur       map[program.Loc]int64
+	initFn    func(program.Loc) int64 // Trace.Init of an in-memory trace, or nil
+	holder    map[program.Loc]program.ThreadID
+	depth     map[lockKey]int32                  // acquires not yet released per (thread, lock)
+	held      map[program.ThreadID][]program.Loc // locks held per thread (copy on write)
+	ran       map[program.ThreadID]bool
+	forked    map[program.ThreadID]bool
+	joined    map[program.ThreadID]bool
+	rmw       program.ThreadID // thread whose RMW write half must come next, or -1
+	eof       bool
+	dropped   int64 // nested acquires and releases dropped
+	lateForks int64 // forks of threads that had already run
 }
 
 type lockKey struct {
@@ -175,10 +176,16 @@ func (s *stream) add(b *builder, e program.Event) error {
 	switch e.Kind {
 	case program.Fork:
 		c := program.ThreadID(e.Value)
-		if s.forked[c] || s.ran[c] {
-			return s.errorf("%s forks %s, which was already forked or running", name(th), name(c))
+		if s.forked[c] {
+			return s.errorf("%s forks %s a second time", name(th), name(c))
 		}
 		s.forked[c] = true
+		if s.ran[c] {
+			// The child ran before its fork (hand-made and filtered traces
+			// have this): the fork orders nothing.
+			e.Value = -1
+			s.lateForks++
+		}
 	case program.Join:
 		s.joined[program.ThreadID(e.Value)] = true
 	case program.Acquire:

@@ -1,26 +1,27 @@
 package predict
 
 // This file implements the sub-trace a decider query needs. The seed
-// encodings are quadratic in the accesses of the trace they get (and the
-// explicit search explores its states), so a query about targets T gets
-// only the events a witness can use:
+// encodings grow quadratically with the accesses of the trace they get
+// (and the explicit search explores its states), so a query about targets
+// T gets only the events a witness can use:
 //
-//	R = the window's events up to the last target, minus those MHB-after a
-//	    target (they cannot run before it), closed under MHB predecessors,
-//	    the writes a read in R may read from (reads-from mode: its write in
-//	    the trace; value mode: every write of its value to its location),
-//	    the release of every critical section begun in R, and the write half
-//	    of every read-modify-write.
+//	R = the targets and the closure of their MHB predecessors under MHB
+//	    predecessors, the writes a read in R may read from (reads-from
+//	    mode: its write in the trace; value mode: every write of its value
+//	    to its location), the release of every critical section begun in R,
+//	    and the write half of every read-modify-write; never an event
+//	    MHB-after a target (it cannot run before the target).
 //
-// R loses nothing: given a witness S of the window, S ∩ R in S's order is
-// one too. It is closed under MHB predecessors (both are); each read of it
-// reads in S from a write that R contains by closure, and no other write
-// comes between (S ∩ R has fewer); a section of it whose release S
-// executes has that release in R, so the lock order of S carries over; and
-// the targets' predecessors precede the last target in the trace, so they
-// are in R. R is closed under MHB, so every thread's events in R are a
-// prefix of its events in the window, with the same indices: schedules over
-// R are schedules over the window.
+// R loses nothing. Given a witness S of the window, let S' be the least
+// subset of S that contains the targets' MHB predecessors and, with every
+// read, the write it reads from in S, with every read-modify-write its
+// write half, and with every section followed in S by another section of
+// its lock, its release. S' in S's order is a witness too (each read keeps
+// its write, nothing new comes between, no kept acquire waits for a dropped
+// release), and by induction over its construction S' ⊆ R. R is closed
+// under MHB predecessors, so every thread's events in R are a prefix of its
+// events in the window with the same indices: schedules over R are
+// schedules over the window.
 
 import (
 	"slices"
@@ -33,7 +34,6 @@ import (
 func (w *window) subtrace(s *scratch, g goal) (*program.Trace, []int32) {
 	ev := w.t.Events
 	targets := g.targets()
-	last := slices.Max(targets)
 	excluded := func(p int32) bool {
 		for _, t := range targets {
 			if w.hb.Before(int(t), int(p)) {
@@ -50,8 +50,10 @@ func (w *window) subtrace(s *scratch, g goal) (*program.Trace, []int32) {
 			s.work = append(s.work, p)
 		}
 	}
-	for p := int32(0); p <= last; p++ {
-		push(p)
+	for _, t := range targets {
+		s.mark[t] = s.gen
+		s.list = append(s.list, t)
+		s.work = append(s.work, t)
 	}
 	for len(s.work) > 0 {
 		p := s.work[len(s.work)-1]

@@ -1,25 +1,13 @@
 package predict
 
-// This file implements the sound shortcuts that show races without a
-// decider.
-//
-// Co-enabled pairs. Along any feasible prefix in which every read returned
-// its traced value, two conflicting accesses that are both the next events
-// of their (started) threads race: the prefix followed by the two is a
-// witness of 001_aa53da3bf10d3f4e.txt's φ_race. The trace itself is such a
-// prefix at every point (sweep), and so is the body of every checked
-// witness (coEnabled), which often shows further pairs for free.
-//
-// Trace order. For a pair (a, b), the closure C of the MHB predecessors of
-// a and b under "a read needs the write it reads from in the trace", "a
-// read-modify-write needs its write half" and "of two critical sections of a
-// lock in C, the earlier is released", executed in trace order, is a
-// feasible prefix in which every read returns its traced value (each read
-// keeps its write and no write of C falls between them, since C is a subset
-// of the trace in trace order; locks are taken in trace order). If neither
-// a nor b is in C, both are enabled after it (traceOrder). This covers the
-// races of sync-preserving and SHB-style predictors; the deciders are asked
-// only about the rest.
+// This file implements the first shortcut that shows races without a
+// decider: co-enabled pairs. Along any feasible prefix in which every read
+// returned its traced value, two conflicting accesses that are both the
+// next events of their (started) threads race: the prefix followed by the
+// two is a witness of 001_aa53da3bf10d3f4e.txt's φ_race. The trace itself
+// is such a prefix at every point (sweep), and so is the body of every
+// checked witness (coEnabled), which often shows further pairs for free.
+// The other shortcuts work pair by pair (cone.go).
 
 import (
 	"slices"
@@ -140,90 +128,4 @@ func (w *window) coEnabled(k *knowledge, body []int32) int64 {
 		k.race(a, b, proof{sched: append(slices.Clip(body), a, b)})
 	})
 	return found
-}
-
-// scratch is a worker's reusable memory for traceOrder.
-type scratch struct {
-	mark  []uint32
-	gen   uint32
-	list  []int32
-	work  []int32
-	acqs  map[program.Loc][]int32
-	freed map[int32]bool
-}
-
-func (s *scratch) reset(n int) {
-	if len(s.mark) < n {
-		s.mark = make([]uint32, n)
-		s.gen = 0
-	}
-	s.gen++
-	if s.gen == 0 { // wrapped: clear
-		clear(s.mark)
-		s.gen = 1
-	}
-	s.list, s.work = s.list[:0], s.work[:0]
-	if s.acqs == nil {
-		s.acqs, s.freed = map[program.Loc][]int32{}, map[int32]bool{}
-	}
-	clear(s.acqs)
-	clear(s.freed)
-}
-
-// traceOrder returns the trace-order witness of the race (a, b) (see the
-// file comment), targets last, or false.
-func (w *window) traceOrder(s *scratch, a, b int32) ([]int32, bool) {
-	ev := w.t.Events
-	s.reset(len(ev))
-	ok := true
-	push := func(p int32) {
-		if p < 0 || s.mark[p] == s.gen {
-			return
-		}
-		if p == a || p == b {
-			ok = false
-			return
-		}
-		s.mark[p] = s.gen
-		s.list = append(s.list, p)
-		s.work = append(s.work, p)
-	}
-	w.preds(a, push)
-	w.preds(b, push)
-	for ok {
-		for len(s.work) > 0 && ok {
-			p := s.work[len(s.work)-1]
-			s.work = s.work[:len(s.work)-1]
-			w.preds(p, push)
-			switch e := &ev[p]; e.Kind {
-			case program.Read:
-				push(w.rf[p])
-				if e.Is(program.RMW) {
-					push(w.pos[e.Thread][e.Index+1])
-				}
-			case program.Acquire:
-				s.acqs[e.Loc] = append(s.acqs[e.Loc], p)
-			}
-		}
-		grew := false
-		for _, acqs := range s.acqs {
-			slices.Sort(acqs)
-			for _, q := range acqs[:len(acqs)-1] {
-				if !s.freed[q] {
-					s.freed[q] = true
-					grew = true
-					push(w.relOf[q])
-				}
-			}
-		}
-		if !grew {
-			break
-		}
-	}
-	if !ok {
-		return nil, false
-	}
-	out := slices.Clone(s.list)
-	slices.Sort(out)
-	return append(out, a, b), true
 }

@@ -44,6 +44,14 @@ type window struct {
 	forkOf []int32         // per thread: position of its fork, -1 if not in the window
 	locs   map[program.Loc][]int32
 	wval   map[locValue][]int32 // writes per (location, value)
+	// heldStart maps the locks held at the window's start to their holder
+	// and the release that frees them (-1 if none in the window).
+	heldStart map[program.Loc]heldLock
+}
+
+type heldLock struct {
+	t   program.ThreadID
+	rel int32
 }
 
 type locValue struct {
@@ -60,11 +68,12 @@ type builder struct {
 	heldStart map[program.Loc]program.ThreadID
 	released  map[program.Loc]bool
 	siteID    map[Site]int32
+	ended     map[program.ThreadID]bool // the thread's last event so far is an End
 }
 
 func newBuilder(s *stream) *builder {
 	b := &builder{s: s, next: map[program.ThreadID]int32{}, heldStart: map[program.Loc]program.ThreadID{},
-		released: map[program.Loc]bool{}, siteID: map[Site]int32{},
+		released: map[program.Loc]bool{}, siteID: map[Site]int32{}, ended: map[program.ThreadID]bool{},
 		w: &window{start: s.n, t: &program.Trace{}, init: map[program.Loc]int64{}, values: !s.rf}}
 	for l, t := range s.holder {
 		b.heldStart[l] = t
@@ -84,6 +93,11 @@ func (b *builder) initial(l program.Loc, v int64) {
 func (b *builder) add(e program.Event, global int64, lockset []program.Loc) {
 	if h, ok := b.heldStart[e.Loc]; ok && e.Kind == program.Acquire && h != e.Thread {
 		b.push(program.Event{Thread: e.Thread, Kind: program.Read, Loc: synthLoc | e.Loc, Value: 1}, -1, -1, nil)
+	}
+	if u := program.ThreadID(e.Value); e.Kind == program.Join && b.next[u] > 0 && !b.ended[u] {
+		// encode's MCM orders a join after the joined thread's End only:
+		// give threads without one (STD traces) a synthetic End.
+		b.push(program.Event{Thread: u, Kind: program.End}, -1, -1, nil)
 	}
 	b.push(e, global, e.Index, lockset)
 	if h, ok := b.heldStart[e.Loc]; ok && e.Kind == program.Release && h == e.Thread && !b.released[e.Loc] {
@@ -111,6 +125,7 @@ func (b *builder) push(e program.Event, global int64, orig int32, lockset []prog
 		site = id
 	}
 	w.t.Events = append(w.t.Events, e)
+	b.ended[e.Thread] = e.Kind == program.End
 	w.global = append(w.global, global)
 	w.orig = append(w.orig, orig)
 	w.held = append(w.held, lockset)
@@ -130,6 +145,10 @@ func (b *builder) finish() *window {
 	}
 	init := w.init
 	w.t.Init = func(l program.Loc) int64 { return init[l] }
+	w.heldStart = map[program.Loc]heldLock{}
+	for l, th := range b.heldStart {
+		w.heldStart[l] = heldLock{th, -1}
+	}
 	w.prepare()
 	return w
 }
@@ -151,6 +170,9 @@ func (w *window) prepare() {
 	w.locs = map[program.Loc][]int32{}
 	w.wval = map[locValue][]int32{}
 	open := map[lockKey]int32{}
+	if w.heldStart == nil {
+		w.heldStart = map[program.Loc]heldLock{}
+	}
 	for i := range t.Events {
 		e := &t.Events[i]
 		p := int32(i)
@@ -175,6 +197,8 @@ func (w *window) prepare() {
 			if a, ok := open[k]; ok {
 				w.relOf[a] = p
 				delete(open, k)
+			} else if h, ok := w.heldStart[e.Loc]; ok && h.t == e.Thread && h.rel < 0 {
+				w.heldStart[e.Loc] = heldLock{h.t, p}
 			}
 		}
 	}
@@ -189,7 +213,8 @@ func (w *window) step(p int32) Step {
 	case e.Kind.IsAccess():
 		s.Arg = w.t.LocName(e.Loc)
 		if w.values || isSynthetic(e.Loc) {
-			s.Value = e.Value
+			v := e.Value
+			s.Value = &v
 		}
 	case e.Kind.IsLock():
 		s.Arg = w.t.LocName(e.Loc)

@@ -10,7 +10,9 @@ package predict
 // feasible prefix: program order; a thread starts after its fork (when the
 // fork is in the trace); a join comes after every event of the joined
 // thread; an acquire finds its lock free and a release releases a lock its
-// thread holds; every executed read returns its traced value; no other
+// thread holds (a thread whose first operation on a lock releases it holds
+// it from the start: windows begin inside critical sections); every
+// executed read returns its traced value; no other
 // access to a location separates a read-modify-write's read from its write;
 // and at the end the goal holds: for a race, the last two steps are the
 // conflicting pair, both the next events of their threads and enabled; for
@@ -79,7 +81,7 @@ func checkWitness(t *program.Trace, sched program.Schedule, g goal) ([]int32, er
 	if !sameSet(tail, g.targets()) {
 		return nil, fmt.Errorf("witness check: the last steps are not the targets")
 	}
-	r := &replayer{t: t, pos: pos, forkOf: forkOf, next: make([]int32, nth), holder: map[program.Loc]program.ThreadID{},
+	r := &replayer{t: t, pos: pos, forkOf: forkOf, next: make([]int32, nth), holder: heldAtStart(t),
 		mem: map[program.Loc]int64{}, pending: map[program.Loc]program.ThreadID{}}
 	for k, p := range body {
 		if err := r.exec(p); err != nil {
@@ -105,6 +107,26 @@ func checkWitness(t *program.Trace, sched program.Schedule, g goal) ([]int32, er
 		return nil, fmt.Errorf("witness check: %s would not read %d", t.Describe(int(g.read)), g.value)
 	}
 	return out, nil
+}
+
+// heldAtStart returns the locks held when t begins: a thread whose first
+// operation on a lock releases it holds it (a window of a longer trace
+// starts inside the critical section).
+func heldAtStart(t *program.Trace) map[program.Loc]program.ThreadID {
+	held := map[program.Loc]program.ThreadID{}
+	seen := map[lockKey]bool{}
+	for i := range t.Events {
+		e := &t.Events[i]
+		if !e.Kind.IsLock() || e.Kind == program.LockFail {
+			continue
+		}
+		k := lockKey{e.Thread, e.Loc}
+		if !seen[k] && e.Kind == program.Release {
+			held[e.Loc] = e.Thread
+		}
+		seen[k] = true
+	}
+	return held
 }
 
 func sameSet(a, b []int32) bool {

@@ -1,0 +1,273 @@
+package main
+
+// This file implements `mcr predict TRACE`: races and null dereferences of
+// one recorded trace, with witnesses (package mcr/predict).
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"mcr/mcr/predict"
+	"mcr/program/tracefile"
+)
+
+type predictFlags struct {
+	format       string
+	stdValues    bool
+	decider      string
+	workers      int
+	window       int
+	json         bool
+	timeout      time.Duration
+	qTimeout     time.Duration
+	maxQueries   int
+	countQueries int
+	maxQEvents   int
+	readsFrom    bool
+	noShortcuts  bool
+	steps        int
+}
+
+func init() { commands = append(commands, newPredictCmd) }
+
+func newPredictCmd() *cobra.Command {
+	var f predictFlags
+	cmd := &cobra.Command{
+		Use:   "predict TRACE",
+		Short: "Predict the data races and null dereferences of a recorded trace",
+		Long: `predict reads one recorded execution (RAPID STD, the value format, or mcr's
+JSON traces) and reports every data race (per pair of source locations) and
+null dereference that some feasible reordering of it exhibits, under the
+maximal causal model: every read executed before the race keeps its traced
+value. Each finding comes with a witness schedule that an independent
+checker has replayed. STD traces have no values: their reads keep the
+writes they read from instead.
+
+The trace is read window by window (--window events each, 0 = all at once);
+pairs of events in different windows are not examined.
+
+Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (timeout,
+interruption, or a query cap left a location pair undecided).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runPredict(cmd, args[0], &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.format, "format", "", "trace format: std, vals or json (default: detected from the first line)")
+	fl.BoolVar(&f.stdValues, "std-values", false, "the third STD field is the value read or written, not a location (focs-lab enum-input tests)")
+	fl.StringVar(&f.decider, "decider", "z3", "decider for race and null queries: "+predict.DeciderNames()+" (both: ask both, report disagreements)")
+	fl.IntVar(&f.workers, "workers", 0, "parallel workers, each with its own deciders (default: number of CPUs)")
+	fl.IntVar(&f.window, "window", predict.DefaultWindow, "events per window; 0 = the whole trace")
+	fl.BoolVar(&f.json, "json", false, "write JSON lines (races, null dereferences, disagreements, then a final stats record)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop after this long (e.g. 30s, 5m); 0 = no limit")
+	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one decider query")
+	fl.IntVar(&f.maxQueries, "max-queries", predict.DefaultMaxQueries, "decider queries per location pair and window while looking for its witness; -1 = no limit")
+	fl.IntVar(&f.countQueries, "count-queries", predict.DefaultCountQueries, "decider queries per location pair and window for counting racy events once it has a witness; 0 = none, -1 = no limit")
+	fl.IntVar(&f.maxQEvents, "max-query-events", predict.DefaultMaxQueryEvents, "skip (leave undecided) queries whose sub-trace has more events; -1 = no limit")
+	fl.BoolVar(&f.readsFrom, "reads-from", false, "keep every read's write (reads-from preservation) even if the trace has values")
+	fl.BoolVar(&f.noShortcuts, "no-shortcuts", false, "send every candidate pair to the decider (for cross-checking deciders)")
+	fl.IntVar(&f.steps, "steps", 6, "witness steps to print per finding; -1 = all")
+	return cmd
+}
+
+func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
+	switch f.format {
+	case "", tracefile.FormatSTD, tracefile.FormatVals, tracefile.FormatJSON:
+	default:
+		return badInput(fmt.Errorf("unknown --format %q (want std, vals or json)", f.format))
+	}
+	if f.window < 0 {
+		return badInput(fmt.Errorf("--window must be 0 or positive"))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+	}
+	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, QueryTimeout: f.qTimeout,
+		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts}
+	if f.maxQueries == 0 {
+		return badInput(fmt.Errorf("--max-queries must be positive or -1"))
+	}
+	bar := progress("predict")
+	if bar != nil {
+		opts.Progress = func(s predict.Stats) {
+			bar.Describe(fmt.Sprintf("predict: %d events, %d windows, %d queries, %d racy events", s.Events, s.Windows, s.Queries, s.RacyEvents))
+			_ = bar.Add(1)
+		}
+	}
+	res, err := predict.File(ctx, path, tracefile.Options{Format: f.format, ThirdFieldIsValue: f.stdValues}, opts)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	out := cmd.OutOrStdout()
+	if f.json {
+		writePredictJSON(out, res)
+	} else {
+		printPrediction(out, path, res, f.steps)
+	}
+	switch {
+	case len(res.Races)+len(res.NullDerefs) > 0:
+		return &exitError{code: exitFinding}
+	case !res.Stats.Complete:
+		return &exitError{code: exitIncomplete}
+	}
+	return nil
+}
+
+// writePredictJSON writes one line per race, null dereference and
+// disagreement, then a stats record with the numbers of each.
+func writePredictJSON(w io.Writer, res *predict.Result) {
+	enc := json.NewEncoder(w)
+	for _, r := range res.Races {
+		_ = enc.Encode(struct {
+			Type string `json:"type"`
+			*predict.Race
+		}{"race", r})
+	}
+	for _, n := range res.NullDerefs {
+		_ = enc.Encode(struct {
+			Type string `json:"type"`
+			*predict.NullDeref
+		}{"null-dereference", n})
+	}
+	for _, d := range res.Disagreements {
+		_ = enc.Encode(struct {
+			Type string `json:"type"`
+			*predict.Disagreement
+		}{"disagreement", d})
+	}
+	_ = enc.Encode(struct {
+		Type string `json:"type"`
+		predict.Stats
+		Races         int `json:"races"`
+		NullDerefs    int `json:"null_derefs"`
+		Disagreements int `json:"disagreements_reported"`
+	}{"stats", res.Stats, len(res.Races), len(res.NullDerefs), len(res.Disagreements)})
+}
+
+// printPrediction writes the human-readable report.
+func printPrediction(w io.Writer, path string, res *predict.Result, steps int) {
+	s := res.Stats
+	window := "whole trace"
+	if s.Window > 0 {
+		window = fmt.Sprintf("windows of %d events", s.Window)
+	}
+	fmt.Fprintf(w, "mcr predict %s (%s, %s, decider %s, %s)\n", path, s.Format, s.Mode, s.Decider, window)
+	for i, r := range res.Races {
+		fmt.Fprintf(w, "race %d: %s / %s\n", i+1, r.Sites[0], r.Sites[1])
+		fmt.Fprintf(w, "  threads: %s\n", strings.Join(r.Threads, ", "))
+		fmt.Fprintf(w, "  accesses: %s\n            %s\n", r.Accesses[0], r.Accesses[1])
+		fmt.Fprintf(w, "  racy events: %s%d (%d racing with an earlier event)\n", atLeast(r.AtLeast), r.RacyEvents, r.LaterEvents)
+		printWitness(w, r.Witness, steps, "the two accesses are next, both enabled")
+	}
+	for i, n := range res.NullDerefs {
+		fmt.Fprintf(w, "null dereference %d: %s\n", i+1, n.Site)
+		fmt.Fprintf(w, "  read: %s, can read null\n", n.Read)
+		fmt.Fprintf(w, "  reads that can: %s%d\n", atLeast(n.AtLeast), n.Reads)
+		printWitness(w, n.Witness, steps, "the last read reads null")
+	}
+	for _, d := range res.Disagreements {
+		var evs []string
+		for _, e := range d.Events {
+			evs = append(evs, e.String())
+		}
+		var ans []string
+		for k, v := range d.Answers {
+			ans = append(ans, k+": "+v)
+		}
+		sort.Strings(ans)
+		fmt.Fprintf(w, "disagreement on %s query %s: %s\n", d.Query, strings.Join(evs, " / "), strings.Join(ans, "; "))
+	}
+	fmt.Fprintf(w, "statistics: %d events, %d threads, %d window(s) (largest %d events), %d accesses",
+		s.Events, s.Threads, s.Windows, s.PeakWindow, s.Accesses)
+	if s.Reentrant > 0 || s.LateForks > 0 {
+		fmt.Fprintf(w, "; %d nested lock operations dropped, %d forks of running threads ignored", s.Reentrant, s.LateForks)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  pairs: %d conflicting, %d ordered by must-happen-before, %d under a common lock, %d candidates\n",
+		s.Pairs, s.PrunedMHB, s.PrunedLockset, s.Candidates)
+	fmt.Fprintf(w, "  candidates: %d must run in order, %d already known, %d by trace order, %d queried, %d undecided; %d co-enabled in the trace\n",
+		s.PrunedRF, s.Known, s.Fast, s.Queries, s.Undecided, s.Swept)
+	fmt.Fprintf(w, "  queries: %d (%d sat, %d unsat, %d unknown), %d too big to ask, %d invalid witnesses, %d disagreements; %d dereferenced reads\n",
+		s.Queries, s.Sat, s.Unsat, s.Unknown, s.TooBig, s.Invalid, s.Disagreements, s.NullReads)
+	fmt.Fprintf(w, "  time: %.3fs; %s; %s\n", s.Seconds, phaseText(s.Phases), solverText(s.Solver))
+	switch {
+	case len(res.Races)+len(res.NullDerefs) > 0:
+		fmt.Fprintf(w, "result: %d race(s) (location pairs), %d racy events (%d racing with an earlier one, at %d locations), %d null dereference(s)%s\n",
+			len(res.Races), s.RacyEvents, s.LaterEvents, s.LaterSites, len(res.NullDerefs), incompleteText(s))
+	case !s.Complete:
+		fmt.Fprintf(w, "result: no finding, but the prediction is incomplete: %s\n", s.Stopped)
+	default:
+		fmt.Fprintln(w, "result: no finding")
+	}
+}
+
+func atLeast(b bool) string {
+	if b {
+		return "at least "
+	}
+	return ""
+}
+
+func incompleteText(s predict.Stats) string {
+	if s.Complete {
+		return ""
+	}
+	return "; incomplete: " + s.Stopped
+}
+
+// printWitness prints the last n steps of a witness.
+func printWitness(w io.Writer, wit predict.Witness, n int, end string) {
+	from := 0
+	if n >= 0 && len(wit.Steps) > n {
+		from = len(wit.Steps) - n
+	}
+	after := ""
+	if wit.Start > 0 {
+		after = fmt.Sprintf(", after the trace's first %d events", wit.Start)
+	}
+	fmt.Fprintf(w, "  witness (%d steps%s; %s):\n", len(wit.Steps), after, end)
+	if from > 0 {
+		fmt.Fprintf(w, "    ... %d steps\n", from)
+	}
+	for i := from; i < len(wit.Steps); i++ {
+		fmt.Fprintf(w, "    %4d  %s\n", i+1, wit.Steps[i])
+	}
+}
+
+func phaseText(p map[string]float64) string {
+	var parts []string
+	for _, k := range []string{"read", "sweep", "candidates", "fast", "check"} {
+		if v, ok := p[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.3fs", k, v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func solverText(m map[string]predict.SolverStats) string {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s %d calls %.3fs", n, m[n].Calls, m[n].Seconds))
+	}
+	return strings.Join(parts, ", ")
+}

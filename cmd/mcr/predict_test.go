@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const traceDir = "../../testdata/traces/"
+
+func TestPredictExitCodes(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string // substring of stdout+stderr
+	}{
+		{[]string{"predict", traceDir + "lockflag.json", "--decider", "explicit"}, exitFinding, "race 1: line 10 / line 23"},
+		{[]string{"predict", traceDir + "lockflag.std", "--decider", "both"}, exitFinding, "racy events: 2 (1 racing with an earlier event)"},
+		{[]string{"predict", traceDir + "nullderef.json", "--decider", "explicit"}, exitFinding, "null dereference 1: line 11"},
+		{[]string{"predict", traceDir + "forkjoin.json", "--decider", "explicit"}, exitOK, "result: no finding"},
+		{[]string{"predict", traceDir + "valueflag.std", "--decider", "explicit", "--window", "0"}, exitOK, "1 candidates"},
+		{[]string{"predict", traceDir + "forkjoin.json", "--decider", "explicit", "--timeout", "1ns"}, exitIncomplete, "incomplete"},
+		{[]string{"predict", traceDir + "bad/heldlock.std"}, exitBadInput, "heldlock.std:3: T1 acquires l, held by T0"},
+		{[]string{"predict", traceDir + "bad/badkind.std"}, exitBadInput, `badkind.std:3: unknown event kind "jion"`},
+		{[]string{"predict", traceDir + "lockflag.json", "--format", "std"}, exitBadInput, "lockflag.json:1"},
+		{[]string{"predict", traceDir + "lockflag.json", "--format", "xml"}, exitBadInput, "unknown --format"},
+		{[]string{"predict", traceDir + "lockflag.json", "--decider", "oracle"}, exitBadInput, "unknown decider"},
+		{[]string{"predict", traceDir + "lockflag.json", "--window", "-3"}, exitBadInput, "--window"},
+		{[]string{"predict", "no-such-trace.std"}, exitBadInput, "no-such-trace.std"},
+		{[]string{"predict"}, exitBadInput, "accepts 1 arg"},
+	}
+	for _, c := range cases {
+		code, out, errs := cli(t, c.args...)
+		if code != c.code || !strings.Contains(out+errs, c.want) {
+			t.Errorf("mcr %s: exit %d (want %d), output does not contain %q:\n%s%s", strings.Join(c.args, " "), code, c.code, c.want, out, errs)
+		}
+	}
+}
+
+// TestPredictJSON checks the JSON-lines contract: findings, then a stats
+// record with the documented fields.
+func TestPredictJSON(t *testing.T) {
+	code, out, errs := cli(t, "predict", traceDir+"lostupdate.vals.txt", "--json", "--decider", "explicit")
+	if code != exitFinding {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want a race line and a stats line:\n%s", out)
+	}
+	var race, stats map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &race); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &stats); err != nil {
+		t.Fatal(err)
+	}
+	if race["type"] != "race" || race["racy_events"].(float64) != 2 || len(race["witness"].(map[string]any)["steps"].([]any)) == 0 {
+		t.Errorf("race record: %v", race)
+	}
+	for _, k := range []string{"events", "threads", "pairs", "pruned_mhb", "pruned_lockset", "candidates", "queries", "sat", "unsat",
+		"racy_events", "complete", "seconds", "phases", "races"} {
+		if _, ok := stats[k]; !ok {
+			t.Errorf("stats record lacks %q: %v", k, stats)
+		}
+	}
+	if stats["type"] != "stats" || stats["races"].(float64) != 1 || stats["events"].(float64) != 13 {
+		t.Errorf("stats record: %v", stats)
+	}
+}
