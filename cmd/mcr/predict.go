@@ -74,7 +74,7 @@ interruption, or a query cap left a location pair undecided).`,
 	fl.IntVar(&f.maxQEvents, "max-query-events", predict.DefaultMaxQueryEvents, "skip (leave undecided) queries whose sub-trace has more events; -1 = no limit")
 	fl.BoolVar(&f.readsFrom, "reads-from", false, "keep every read's write (reads-from preservation) even if the trace has values")
 	fl.BoolVar(&f.noShortcuts, "no-shortcuts", false, "send every candidate pair to the decider (for cross-checking deciders)")
-	fl.IntVar(&f.steps, "steps", 6, "witness steps to print per finding; -1 = all")
+	fl.IntVar(&f.steps, "steps", predict.DefaultWitnessTail, "last witness steps to describe per finding; -1 = all (JSON: \"tail\"; \"events\" always lists every step)")
 	return cmd
 }
 
@@ -95,7 +95,7 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 		defer cancel()
 	}
 	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, QueryTimeout: f.qTimeout,
-		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts}
+		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts, WitnessTail: f.steps}
 	if f.maxQueries == 0 {
 		return badInput(fmt.Errorf("--max-queries must be positive or -1"))
 	}
@@ -117,7 +117,7 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 	if f.json {
 		writePredictJSON(out, res)
 	} else {
-		printPrediction(out, path, res, f.steps)
+		printPrediction(out, path, res)
 	}
 	switch {
 	case len(res.Races)+len(res.NullDerefs) > 0:
@@ -160,7 +160,7 @@ func writePredictJSON(w io.Writer, res *predict.Result) {
 }
 
 // printPrediction writes the human-readable report.
-func printPrediction(w io.Writer, path string, res *predict.Result, steps int) {
+func printPrediction(w io.Writer, path string, res *predict.Result) {
 	s := res.Stats
 	window := "whole trace"
 	if s.Window > 0 {
@@ -172,13 +172,13 @@ func printPrediction(w io.Writer, path string, res *predict.Result, steps int) {
 		fmt.Fprintf(w, "  threads: %s\n", strings.Join(r.Threads, ", "))
 		fmt.Fprintf(w, "  accesses: %s\n            %s\n", r.Accesses[0], r.Accesses[1])
 		fmt.Fprintf(w, "  racy events: %s%d (%d racing with an earlier event)\n", atLeast(r.AtLeast), r.RacyEvents, r.LaterEvents)
-		printWitness(w, r.Witness, steps, "the two accesses are next, both enabled")
+		printWitness(w, r.Witness, "the two accesses are next, both enabled")
 	}
 	for i, n := range res.NullDerefs {
 		fmt.Fprintf(w, "null dereference %d: %s\n", i+1, n.Site)
 		fmt.Fprintf(w, "  read: %s, can read null\n", n.Read)
 		fmt.Fprintf(w, "  reads that can: %s%d\n", atLeast(n.AtLeast), n.Reads)
-		printWitness(w, n.Witness, steps, "the last read reads null")
+		printWitness(w, n.Witness, "the last read reads null")
 	}
 	for _, d := range res.Disagreements {
 		var evs []string
@@ -230,22 +230,29 @@ func incompleteText(s predict.Stats) string {
 	return "; incomplete: " + s.Stopped
 }
 
-// printWitness prints the last n steps of a witness.
-func printWitness(w io.Writer, wit predict.Witness, n int, end string) {
-	from := 0
-	if n >= 0 && len(wit.Steps) > n {
-		from = len(wit.Steps) - n
-	}
+// printWitness prints the described tail of a witness.
+func printWitness(w io.Writer, wit predict.Witness, end string) {
 	after := ""
 	if wit.Start > 0 {
 		after = fmt.Sprintf(", after the trace's first %d events", wit.Start)
 	}
-	fmt.Fprintf(w, "  witness (%d steps%s; %s):\n", len(wit.Steps), after, end)
-	if from > 0 {
-		fmt.Fprintf(w, "    ... %d steps\n", from)
+	fmt.Fprintf(w, "  witness (%d steps%s; %s):\n", len(wit.Events), after, end)
+	first := len(wit.Events) // events before the tail; a window's synthetic steps are not in Events
+	for _, s := range wit.Tail {
+		if s.Event >= 0 {
+			first--
+		}
 	}
-	for i := from; i < len(wit.Steps); i++ {
-		fmt.Fprintf(w, "    %4d  %s\n", i+1, wit.Steps[i])
+	if first > 0 {
+		fmt.Fprintf(w, "    ... %d steps\n", first)
+	}
+	for _, s := range wit.Tail {
+		n := "-" // a window's synthetic step, not a trace event
+		if s.Event >= 0 {
+			first++
+			n = fmt.Sprint(first)
+		}
+		fmt.Fprintf(w, "    %5s  %s\n", n, s)
 	}
 }
 

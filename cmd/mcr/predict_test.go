@@ -55,7 +55,7 @@ func TestPredictJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[1]), &stats); err != nil {
 		t.Fatal(err)
 	}
-	if race["type"] != "race" || race["racy_events"].(float64) != 2 || len(race["witness"].(map[string]any)["steps"].([]any)) == 0 {
+	if race["type"] != "race" || race["racy_events"].(float64) != 2 || len(race["witness"].(map[string]any)["events"].([]any)) == 0 {
 		t.Errorf("race record: %v", race)
 	}
 	for _, k := range []string{"events", "threads", "pairs", "pruned_mhb", "pruned_lockset", "candidates", "queries", "sat", "unsat",

@@ -160,34 +160,34 @@ func (w *window) traceOrder(s *scratch, a, b int32) ([]int32, bool) {
 // mustOrder reports whether a or b is forced into the cone (see the file
 // comment): then (a, b) cannot race.
 func (w *window) mustOrder(s *scratch, a, b int32) bool {
+	if !w.values {
+		return w.rfc.forces(w, a, b)
+	}
 	c := w.newCone(s, a, b)
-	if w.values {
-		meet := make(program.VC, len(w.pos))
-		c.sources = func(p int32) bool {
-			e := &w.t.Events[p]
-			if w.t.InitValue(e.Loc) == e.Value {
-				return true
-			}
-			n := 0
-			for _, q := range w.wval[locValue{e.Loc, e.Value}] {
-				if q == a || q == b || w.hb.Before(int(p), int(q)) || w.hb.Before(int(a), int(q)) || w.hb.Before(int(b), int(q)) {
-					continue
-				}
-				clock := w.hb.Of(int(q))
-				for th := range meet {
-					if n == 0 || clock[th] < meet[th] {
-						meet[th] = clock[th]
-					}
-				}
-				n++
-			}
-			for th, k := range meet {
-				if n > 0 && k > 0 {
-					c.push(w.pos[th][k-1])
-				}
-			}
-			return n > 0
+	meet := make(program.VC, len(w.pos))
+	c.sources = func(p int32) bool {
+		if w.readInit[p] {
+			return true
 		}
+		n := 0
+		for _, q := range w.same[p] {
+			if q == a || q == b || w.hb.Before(int(p), int(q)) || w.hb.Before(int(a), int(q)) || w.hb.Before(int(b), int(q)) {
+				continue
+			}
+			clock := w.hb.Of(int(q))
+			for th := range meet {
+				if n == 0 || clock[th] < meet[th] {
+					meet[th] = clock[th]
+				}
+			}
+			n++
+		}
+		for th, k := range meet {
+			if n > 0 && k > 0 {
+				c.push(w.pos[th][k-1])
+			}
+		}
+		return n > 0
 	}
 	return !c.start()
 }

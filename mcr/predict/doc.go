@@ -37,12 +37,14 @@
 //   - Racy events. Per location pair, the events that race with some event
 //     of the pair, and those that race with an earlier one (RAPID's count,
 //     as in shared/data/README.md). Counting does not ask one query per
-//     pair: a pair is decided only when one of its events is not yet known
-//     to race (as the later event, for the second); pairs are tried
-//     closest first; two cheap sound checks settle most pairs without a
-//     solver (sweep.go); and solver queries per location pair are capped
-//     (Options.MaxQueries), after which the counts are lower bounds
-//     (Race.AtLeast).
+//     pair: a pair is looked at only while one of its events is not yet
+//     known to race (the later one: with an earlier event); pairs are tried
+//     closest first; sound shortcuts settle most pairs without a decider
+//     (co-enabled pairs along the trace and along every witness, sweep.go;
+//     must-order, trace-order and greedy schedules over the pair's cone,
+//     cone.go); and decider queries per location pair are capped
+//     (Options.MaxQueries before its witness, Options.CountQueries after),
+//     after which its counts are lower bounds (Race.AtLeast).
 //   - Windows. Like RVPredict, the trace is cut into consecutive windows of
 //     Options.Window events, each analysed as a trace of its own whose
 //     initial memory is the memory before it; threads forked earlier start
@@ -51,24 +53,34 @@
 //     and a synthetic read before every other thread's acquire of it, so
 //     that no reordering takes the lock before it is released (window.go).
 //     Pairs in different windows are not examined. Memory is that of one
-//     window plus per-location and per-thread tables.
-//   - Queries. A race query for (a, b) goes to the decider on the sub-trace
-//     of the events that can matter (subtrace.go: the trace up to the later
-//     of a and b, closed under the writes reads may read from and the
-//     releases of started critical sections); any witness of the window has
-//     a restriction to it, so nothing is lost.
+//     window plus per-location and per-thread tables and the findings.
+//   - Queries. A query goes to the decider with the sub-trace of the
+//     events a witness can use (subtrace.go: the targets' causal cone,
+//     closed under the writes reads may read from and the releases of
+//     started critical sections); every witness of the window has a
+//     restriction to it, so nothing is lost. Sub-traces above
+//     Options.MaxQueryEvents are not asked (the encodings grow
+//     quadratically and Z3 can run out of memory on them).
+//   - Trace checks. A trace must be an execution: locks taken only when
+//     free and released by their holder (nested acquires of a held lock
+//     are dropped: Java monitors are reentrant), no event of a joined
+//     thread, reads returning the value last written (value mode). Bad
+//     traces are an *InputError naming the line; a fork of a thread that
+//     already ran orders nothing (Stats.LateForks).
 //
 // # Files
 //
 //	options.go    Options, the decider registry
-//	result.go     Result, Race, NullDeref, Step, Stats
-//	stream.go     reading and validating events, cutting windows
+//	result.go     Result, Race, NullDeref, Step, Witness, Stats
+//	stream.go     reading and checking events, cutting windows
 //	window.go     one window as a program.Trace with its tables
+//	rfclock.go    the forced order of reads-from mode as vector clocks
 //	candidates.go conflicting pairs, MHB and lockset pruning
 //	knowledge.go  what is known per location pair (racy events, witnesses)
-//	sweep.go      the sound shortcuts: co-enabled pairs along a schedule, trace-order check
+//	sweep.go      co-enabled pairs along the trace and along witnesses
+//	cone.go       the per-pair shortcuts: must order, trace order, greedy
 //	subtrace.go   the sub-trace a query needs
-//	decide.go     running the deciders, cross-checking, validating
+//	decide.go     asking the deciders, cross-checking, validating
 //	witness.go    the independent witness checker and schedule trimming
 //	nullderef.go  null-dereference prediction
 //	predict.go    the driver

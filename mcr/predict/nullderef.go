@@ -85,14 +85,13 @@ func (d *driver) nullDerefs(ctx context.Context, w *window) {
 			}
 			continue
 		}
-		g := readGoal(ns.best, 0)
-		wit, ok := d.finishWitness(w, ns.sched, g)
-		if !ok {
-			continue
-		}
 		site := w.sites[id]
 		nd := d.nulls[site]
 		if nd == nil {
+			wit, ok := d.finishWitness(w, ns.sched, readGoal(ns.best, 0))
+			if !ok {
+				continue
+			}
 			nd = &NullDeref{Site: site, Read: w.step(ns.best), Witness: wit}
 			d.nulls[site] = nd
 		}

@@ -52,6 +52,13 @@ type Options struct {
 	// NoShortcuts sends every candidate pair to the decider, skipping the
 	// sound shortcuts of sweep.go (for cross-checking the deciders).
 	NoShortcuts bool
+	// CheckAll replays every schedule a shortcut finds with the witness
+	// checker (a sanity mode for tests); otherwise only reported witnesses
+	// and decider answers are replayed.
+	CheckAll bool
+	// WitnessTail is the number of last witness steps described in reports
+	// (0: DefaultWitnessTail, < 0: all); Witness.Events always has them all.
+	WitnessTail int
 	// Progress, if set, is called after every window with the statistics
 	// so far (from the driver's goroutine).
 	Progress func(Stats)
@@ -66,6 +73,7 @@ const (
 	DefaultWindow       = 10000
 	DefaultMaxQueries   = 200
 	DefaultCountQueries = 10
+	DefaultWitnessTail  = 8
 	// DefaultMaxQueryEvents bounds a query's sub-trace.
 	DefaultMaxQueryEvents = 4000
 	defaultQueryTime      = time.Minute
@@ -127,6 +135,8 @@ func (o *Options) maxQueries() int { return limit(o.MaxQueries, DefaultMaxQuerie
 func (o *Options) maxQueryEvents() int {
 	return limit(o.MaxQueryEvents, DefaultMaxQueryEvents, int(^uint(0)>>1))
 }
+
+func (o *Options) witnessTail() int { return limit(o.WitnessTail, DefaultWitnessTail, -1) }
 
 func (o *Options) countQueries() int { return limit(o.CountQueries, 0, int(^uint(0)>>1)) }
 

@@ -282,7 +282,7 @@ func randomTrace(t *testing.T, format string, seed int64) *program.Trace {
 
 // testConfigs are the decider configurations compared with the oracle.
 func testConfigs(t *testing.T) map[string]Options {
-	exact := Options{MaxQueries: -1, CountQueries: -1, Workers: 2, Window: 0, QueryTimeout: time.Minute}
+	exact := Options{MaxQueries: -1, CountQueries: -1, Workers: 2, Window: 0, QueryTimeout: time.Minute, CheckAll: true}
 	out := map[string]Options{}
 	add := func(name, decider string, noShortcuts bool) {
 		o := exact
@@ -357,9 +357,8 @@ func TestWindowsSound(t *testing.T) {
 }
 
 // replayWhole replays a windowed race witness on the whole trace: the
-// trace's first Start events, then the steps that are trace events
-// (synthetic ones, event -1, are the window's model of its past), the last
-// two being the racing pair, both ready at the end.
+// trace's first Start events, then the witness's events, the last two
+// being the racing pair, both ready at the end.
 func replayWhole(tr *program.Trace, readsFrom bool, w Witness) error {
 	o := newOracle(tr, readsFrom)
 	exec := func(p int32) error {
@@ -379,10 +378,8 @@ func replayWhole(tr *program.Trace, readsFrom bool, w Witness) error {
 		}
 	}
 	var steps []int32
-	for _, s := range w.Steps {
-		if s.Event >= 0 {
-			steps = append(steps, int32(s.Event))
-		}
+	for _, e := range w.Events {
+		steps = append(steps, int32(e))
 	}
 	if len(steps) < 2 {
 		return fmt.Errorf("witness without targets")

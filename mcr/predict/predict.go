@@ -54,6 +54,9 @@ type driver struct {
 	threads map[[2]Site]map[string]bool
 	nulls   map[Site]*NullDeref
 	later   map[Site]bool // sites of events racing with an earlier one
+	// unresolved are location pairs with candidates left undecided in a
+	// window where they had no witness.
+	unresolved map[[2]Site]bool
 }
 
 func run(ctx context.Context, src source, format string, noValues bool, init func(program.Loc) int64, opts Options) (*Result, error) {
@@ -71,7 +74,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 		stats.Decider = names[0]
 	}
 	d := &driver{opts: opts, tally: &tally{stats: stats, phases: phaseTimer{}, solver: map[string]*SolverStats{}},
-		races: map[[2]Site]*Race{}, threads: map[[2]Site]map[string]bool{}, nulls: map[Site]*NullDeref{}, later: map[Site]bool{}}
+		races: map[[2]Site]*Race{}, threads: map[[2]Site]map[string]bool{}, nulls: map[Site]*NullDeref{}, later: map[Site]bool{}, unresolved: map[[2]Site]bool{}}
 	for _, n := range names {
 		d.tally.solver[n] = &SolverStats{}
 	}
@@ -166,7 +169,7 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 		if !ok {
 			sched, ok = w.greedy(&wk.sc, a, b)
 		}
-		if ok {
+		if ok && d.opts.CheckAll {
 			if _, err := checkWitness(w.t, w.ids(sched), raceGoal(a, b)); err != nil {
 				d.internal("shortcut", w, raceGoal(a, b), err)
 				ok = false
@@ -240,7 +243,7 @@ func (d *driver) finishWitness(w *window, sched []int32, g goal) (Witness, bool)
 			sched = trimmed
 		}
 	}
-	return w.witness(sched), true
+	return w.witness(sched, d.opts.witnessTail()), true
 }
 
 // collect merges the window's location pairs into the result.
@@ -257,19 +260,20 @@ func (d *driver) collect(w *window, k *knowledge) {
 	}
 	d.tally.do(func(s *Stats) { s.RacyEvents += racy; s.LaterEvents += later; s.LaterSites = len(d.later) })
 	for _, g := range k.groups {
+		key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
 		if !g.found() {
 			if g.capped {
-				d.incomplete("candidate pairs of location pairs without a witness left undecided (query cap or timeout; raise --max-queries or --query-timeout)")
+				d.unresolved[key] = true
 			}
 			continue
 		}
-		wit, ok := d.finishWitness(w, g.proof.schedule(g.best), g.best)
-		if !ok {
-			continue
-		}
-		key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
 		r := d.races[key]
 		if r == nil {
+			// one witness per location pair: the first window's
+			wit, ok := d.finishWitness(w, g.proof.schedule(g.best), g.best)
+			if !ok {
+				continue
+			}
 			r = &Race{Sites: key, Accesses: [2]Step{w.step(g.best.race[0]), w.step(g.best.race[1])}, Witness: wit}
 			d.races[key] = r
 			d.threads[key] = map[string]bool{}
@@ -289,6 +293,13 @@ func (d *driver) collect(w *window, k *knowledge) {
 
 // result assembles the final result.
 func (d *driver) result(start time.Time, st *stream, src source) *Result {
+	for key := range d.unresolved {
+		if r := d.races[key]; r != nil {
+			r.AtLeast = true
+		} else {
+			d.incomplete("candidate pairs of location pairs without a witness left undecided (query cap, size or timeout; raise --max-queries, --max-query-events or --query-timeout)")
+		}
+	}
 	res := &Result{Races: []*Race{}, NullDerefs: []*NullDeref{}, Disagreements: d.tally.dis}
 	for key, r := range d.races {
 		for t := range d.threads[key] {

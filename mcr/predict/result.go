@@ -80,13 +80,17 @@ func (s Step) String() string {
 }
 
 // Witness is a schedule exhibiting a finding: after the first Start events
-// of the trace (in trace order), execute Steps in order. For a race the
-// last two steps are the racing events, both enabled; for a null
-// dereference the last step is the read, which then reads 0. The checker
-// of witness.go replayed it before it was reported.
+// of the trace, in trace order, execute the events numbered Events, in
+// order. For a race the last two are the racing events, both enabled (not
+// executed); for a null dereference the last is the read, which then reads
+// 0. The window's synthetic events (window.go) are left out: on the whole
+// trace the real events they stand for are in the schedule. The checker of
+// witness.go replayed it before it was reported.
 type Witness struct {
-	Start int64  `json:"start"`
-	Steps []Step `json:"steps"`
+	Start  int64   `json:"start"`
+	Events []int64 `json:"events"`
+	// Tail describes the last steps (Options.WitnessTail of them).
+	Tail []Step `json:"tail"`
 }
 
 // Race is a data race between two location sites.

@@ -75,7 +75,7 @@ func findings(res *predict.Result) []string {
 // configs are the decider configurations every test trace runs with; z3
 // ones are left out when mcr is built without Z3.
 func configs(t *testing.T) map[string]predict.Options {
-	exact := predict.Options{MaxQueries: -1, CountQueries: -1, Workers: 2, QueryTimeout: time.Minute}
+	exact := predict.Options{MaxQueries: -1, CountQueries: -1, Workers: 2, QueryTimeout: time.Minute, CheckAll: true}
 	out := map[string]predict.Options{}
 	for _, name := range []string{"z3", "explicit", predict.Both} {
 		o := exact

@@ -44,6 +44,11 @@ type window struct {
 	forkOf []int32         // per thread: position of its fork, -1 if not in the window
 	locs   map[program.Loc][]int32
 	wval   map[locValue][]int32 // writes per (location, value)
+	// Value mode: per read, the writes of its value to its location, and
+	// whether it can read the initial value. Reads-from mode: rfc.
+	same     [][]int32
+	readInit []bool
+	rfc      *rfClocks
 	// heldStart maps the locks held at the window's start to their holder
 	// and the release that frees them (-1 if none in the window).
 	heldStart map[program.Loc]heldLock
@@ -202,6 +207,17 @@ func (w *window) prepare() {
 			}
 		}
 	}
+	if !w.values {
+		w.rfc = newRFClocks(w)
+		return
+	}
+	w.same, w.readInit = make([][]int32, n), make([]bool, n)
+	for i := range t.Events {
+		if e := &t.Events[i]; e.Kind == program.Read {
+			w.same[i] = w.wval[locValue{e.Loc, e.Value}]
+			w.readInit[i] = t.InitValue(e.Loc) == e.Value
+		}
+	}
 }
 
 // step describes event p for reports.
@@ -224,15 +240,21 @@ func (w *window) step(p int32) Step {
 	return s
 }
 
-// witness converts a schedule of window positions into a reported witness.
-func (w *window) witness(sched []int32) Witness {
-	out := Witness{Start: w.start, Steps: make([]Step, len(sched))}
-	for i, p := range sched {
-		out.Steps[i] = w.step(p)
+// witness converts a schedule of window positions into a reported witness
+// whose last tail steps are described (all if tail < 0).
+func (w *window) witness(sched []int32, tail int) Witness {
+	out := Witness{Start: w.start, Events: make([]int64, 0, len(sched))}
+	for _, p := range sched {
+		if w.global[p] >= 0 {
+			out.Events = append(out.Events, w.global[p])
+		}
+	}
+	from := 0
+	if tail >= 0 {
+		from = max(0, len(sched)-tail)
+	}
+	for _, p := range sched[from:] {
+		out.Tail = append(out.Tail, w.step(p))
 	}
 	return out
 }
-
-// started reports whether thread th may run at the window's start: it is
-// not forked inside the window.
-func (w *window) startsFree(th program.ThreadID) bool { return w.forkOf[th] < 0 }
