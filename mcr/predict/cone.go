@@ -6,12 +6,15 @@ package predict
 // read-modify-write halves. A witness executes its cone and neither a nor b.
 //
 // Must order (unsat). If what reads force puts a or b into the cone, every
-// feasible prefix that enables both executes one of them: no race. In
-// reads-from mode a read forces its write. In value mode a read that can
-// read the initial value forces nothing; otherwise it needs one of the
-// writes of its value that are not MHB-after it, a or b (none of those runs
-// before it in a witness), so it forces their common MHB predecessors, the
-// pointwise minimum of their clocks; with no such write it never executes.
+// feasible prefix that enables both executes one of them: no race. The
+// forced clocks of forced.go answer first, with the lock rule of sections
+// held at a or b. In value mode a per-pair cone follows, which knows that
+// writes MHB-after a or b cannot serve a read of the prefix: a read that
+// can read the initial value forces nothing; otherwise it needs one of the
+// writes of its value that are not MHB-after it, a or b, so it forces
+// their common MHB predecessors, the pointwise minimum of their clocks;
+// with no such write it never executes. The lock rule of forced.go
+// applies to this cone too.
 //
 // Trace order (sat). With every read needing its write in the trace, and
 // of two critical sections of a lock in the cone the earlier one released,
@@ -159,11 +162,14 @@ func (w *window) traceOrder(s *scratch, a, b int32) ([]int32, bool) {
 	return append(out, a, b), true
 }
 
-// mustOrder reports whether a or b is forced into the cone (see the file
-// comment): then (a, b) cannot race.
+// mustOrder reports whether a or b is forced into the cone, or something
+// that can never execute (see the file comment): then (a, b) cannot race.
 func (w *window) mustOrder(s *scratch, a, b int32) bool {
+	if w.fc.forces(w, a, b) {
+		return true
+	}
 	if !w.values {
-		return w.rfc.forces(w, a, b)
+		return false // the forced clocks are exact in reads-from mode
 	}
 	c := w.newCone(s, a, b)
 	meet := make(program.VC, len(w.pos))
@@ -191,7 +197,41 @@ func (w *window) mustOrder(s *scratch, a, b int32) bool {
 		}
 		return n > 0
 	}
-	return !c.start()
+	if !c.start() {
+		return true
+	}
+	// The lock rule of forced.go: sections open at a or b stay open, so
+	// the other sections of their locks in the cone are released first.
+	ev := w.t.Events
+	for grew := true; grew; {
+		grew = false
+		for _, x := range []int32{a, b} {
+			for _, l := range w.held[x] {
+				open := w.openAcquire(x, l)
+				for t, acqs := range w.acqs[l] {
+					for _, q := range acqs {
+						if program.ThreadID(t) == ev[x].Thread || !c.has(q) {
+							break // the cone holds a prefix of each thread
+						}
+						if s.freed[q] {
+							continue
+						}
+						s.freed[q] = true
+						r := w.relOf[q]
+						if !w.releasable(r, a, b) || open >= 0 && w.fc.of(r)[ev[open].Thread] > ev[open].Index {
+							return true
+						}
+						c.push(r)
+						grew = true
+					}
+				}
+			}
+		}
+		if grew && !c.close() {
+			return true
+		}
+	}
+	return false
 }
 
 // greedy returns the list-scheduled witness of the race (a, b), targets

@@ -1,46 +1,55 @@
 package predict
 
-// This file implements the forced order of reads-from mode as vector
-// clocks: must-happen-before plus "a read after the write it reads from"
-// plus "a read-modify-write's read with its write half". In reads-from
-// mode every executed read needs exactly its trace write, so this order is
-// what the cone of cone.go closes under (without the lock rule), and the
-// must-order test becomes two clock comparisons instead of a closure.
+// This file implements the forced order of a window as vector clocks: what
+// every feasible prefix that executes an event must execute before it.
+// Must-happen-before is forced; a read forces what every write it may read
+// from forces, with the write itself (the pointwise minimum of their
+// clocks); a read-modify-write's read forces its write half. In reads-from
+// mode a read has one write, its write in the trace, so the order is exact
+// for the cone of cone.go without the lock rule; in value mode a read that
+// may read the initial value forces nothing, and writes later in the trace
+// than the read contribute their must-happen-before clock (a sound under-
+// approximation of their forced clock, which is not known yet in trace
+// order). A read no write can serve is dead: no feasible prefix executes
+// it, nor anything after it.
 
 import "mcr/program"
 
-// rfClocks holds one clock per event of a window, flat: row p is
+// forced holds one clock per event of a window, flat: row p is
 // flat[p*n : (p+1)*n]; entry t counts the events of thread t the event
-// forces (itself included).
-type rfClocks struct {
+// forces (itself included). dead marks events no feasible prefix executes.
+type forced struct {
 	n    int
 	flat []int32
+	dead []bool
 }
 
-func (c *rfClocks) of(p int32) []int32 { return c.flat[int(p)*c.n : (int(p)+1)*c.n] }
+func (c *forced) of(p int32) []int32 { return c.flat[int(p)*c.n : (int(p)+1)*c.n] }
 
-// newRFClocks computes the clocks of w in trace order: every edge goes
-// forward in the trace, except the read-modify-write pair, which the read
-// takes in by counting its write half.
-func newRFClocks(w *window) *rfClocks {
+// newForced computes the clocks of w in trace order.
+func newForced(w *window) *forced {
 	ev := w.t.Events
-	c := &rfClocks{n: len(w.pos), flat: make([]int32, len(ev)*len(w.pos))}
-	join := func(row []int32, p int32) {
-		if p < 0 {
-			return
-		}
-		for t, v := range c.of(p) {
-			row[t] = max(row[t], v)
-		}
-	}
+	c := &forced{n: len(w.pos), flat: make([]int32, len(ev)*len(w.pos)), dead: make([]bool, len(ev))}
+	meet := make([]int32, c.n)
 	for i := range ev {
 		p := int32(i)
 		row := c.of(p)
-		w.preds(p, func(q int32) { join(row, q) })
+		w.preds(p, func(q int32) {
+			c.dead[p] = c.dead[p] || c.dead[q]
+			for t, v := range c.of(q) {
+				row[t] = max(row[t], v)
+			}
+		})
 		e := &ev[p]
 		own := e.Index + 1
 		if e.Kind == program.Read {
-			join(row, w.rf[p])
+			if n := c.sources(w, p, meet); n < 0 {
+				c.dead[p] = true
+			} else if n > 0 {
+				for t, v := range meet {
+					row[t] = max(row[t], v)
+				}
+			}
 			if e.Is(program.RMW) {
 				own++
 			}
@@ -50,16 +59,106 @@ func newRFClocks(w *window) *rfClocks {
 	return c
 }
 
-// forces reports whether the MHB predecessors of a or b force a or b.
-func (c *rfClocks) forces(w *window, a, b int32) bool {
-	cone := make([]int32, c.n)
-	for _, x := range []int32{a, b} {
-		w.preds(x, func(q int32) {
-			for t, v := range c.of(q) {
-				cone[t] = max(cone[t], v)
-			}
-		})
+// sources puts in meet what read p's possible writes all force and returns
+// how many writes there are: 0 if p may read the initial value (meet is
+// then unused), -1 if no write can serve it.
+func (c *forced) sources(w *window, p int32, meet []int32) int {
+	if !w.values {
+		q := w.rf[p]
+		if q < 0 {
+			return 0
+		}
+		if c.dead[q] {
+			return -1
+		}
+		copy(meet, c.of(q))
+		return 1
 	}
-	ea, eb := &w.t.Events[a], &w.t.Events[b]
-	return cone[ea.Thread] > ea.Index || cone[eb.Thread] > eb.Index
+	if w.readInit[p] {
+		return 0
+	}
+	n := 0
+	for _, q := range w.same[p] {
+		var clock []int32
+		switch {
+		case w.hb.Before(int(p), int(q)):
+			continue
+		case q < p && c.dead[q]:
+			continue
+		case q < p:
+			clock = c.of(q)
+		default:
+			clock = w.hb.Of(int(q))
+		}
+		for t, v := range clock {
+			if n == 0 || v < meet[t] {
+				meet[t] = v
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// forces reports whether every feasible prefix that enables both a and b
+// executes one of them (or none exists). First the forced order: do the
+// MHB predecessors of a and b force a, b or a dead event? Then the lock rule of held sections: a section open
+// at a (or b) stays open to the end, so every other section of its lock
+// that the prefix starts must be released before the open one's acquire;
+// that release, and what it forces, joins the prefix, and it is a
+// contradiction if the release forces that acquire, a or b, or cannot run.
+func (c *forced) forces(w *window, a, b int32) bool {
+	cone := make([]int32, c.n)
+	dead := false
+	join := func(p int32) {
+		dead = dead || c.dead[p]
+		for t, v := range c.of(p) {
+			cone[t] = max(cone[t], v)
+		}
+	}
+	w.preds(a, join)
+	w.preds(b, join)
+	ev := w.t.Events
+	covers := func(p int32) bool { return cone[ev[p].Thread] > ev[p].Index }
+	if dead || covers(a) || covers(b) {
+		return true
+	}
+	var freed map[int32]bool
+	for grew := true; grew; {
+		grew = false
+		for _, x := range []int32{a, b} {
+			for _, l := range w.held[x] {
+				open := w.openAcquire(x, l)
+				for t, acqs := range w.acqs[l] {
+					if program.ThreadID(t) == ev[x].Thread {
+						continue
+					}
+					for _, q := range acqs {
+						if !covers(q) {
+							break // acquires of a thread in order: the rest are out too
+						}
+						if freed[q] {
+							continue
+						}
+						r := w.relOf[q]
+						if !w.releasable(r, a, b) {
+							return true // two sections of l open at the end
+						}
+						if freed == nil {
+							freed = map[int32]bool{}
+						}
+						freed[q], grew = true, true
+						join(r)
+						if dead || covers(a) || covers(b) || open >= 0 && c.of(r)[ev[open].Thread] > ev[open].Index {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -4,11 +4,7 @@ package predict
 // which events are known to race (and with an earlier event), the witness
 // of each pair, and the queries asked. Workers share it under one mutex.
 
-import (
-	"sync"
-
-	"mcr/program"
-)
+import "sync"
 
 // Per-event flags within a location pair.
 const (
@@ -35,18 +31,18 @@ func (p proof) schedule(g goal) []int32 {
 	return append(out, g.targets()...)
 }
 
-// group is one location pair of a window (or, for null reads, one site).
+// group is one location pair of a window.
 type group struct {
 	sites   [2]int32
 	flags   map[int32]uint8
-	best    goal // the witnessed targets, race[0] < 0 or read < 0 if none
+	best    goal // the witnessed pair; race[0] < 0 if none
 	proof   proof
 	queries int  // decider queries asked while it had no witness
 	counts  int  // decider queries asked since
 	capped  bool // candidates were left undecided
 }
 
-func (g *group) found() bool { return g.best.race[0] >= 0 || g.best.read >= 0 }
+func (g *group) found() bool { return g.best.race[0] >= 0 }
 
 // knowledge is the shared state of one window's analysis.
 type knowledge struct {
@@ -128,17 +124,4 @@ func (k *knowledge) undecided(a, b int32) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.group(k.pairKey(a, b)).capped = true
-}
-
-// threads lists the threads of g's flagged events.
-func (k *knowledge) threads(g *group) []program.ThreadID {
-	seen := map[program.ThreadID]bool{}
-	var out []program.ThreadID
-	for p := range g.flags {
-		if t := k.w.t.Events[p].Thread; !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
 }

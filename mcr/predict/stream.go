@@ -219,7 +219,7 @@ func (s *stream) add(b *builder, e program.Event) error {
 		}
 		s.held[th] = rest
 	case program.Read, program.Write:
-		if program.Loc(e.Loc)&synthLoc != 0 {
+		if isSynthetic(e.Loc) {
 			return s.errorf("location number %d is reserved", e.Loc)
 		}
 		before, known := s.value(e.Loc)

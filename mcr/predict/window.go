@@ -16,6 +16,8 @@ package predict
 // but are never race candidates and are reported with event number -1.
 
 import (
+	"slices"
+
 	"mcr/program"
 )
 
@@ -43,12 +45,13 @@ type window struct {
 	relOf  []int32         // per acquire: its release, -1 if none in the window
 	forkOf []int32         // per thread: position of its fork, -1 if not in the window
 	locs   map[program.Loc][]int32
-	wval   map[locValue][]int32 // writes per (location, value)
+	wval   map[locValue][]int32      // writes per (location, value)
+	acqs   map[program.Loc][][]int32 // acquires per lock and thread, in order
 	// Value mode: per read, the writes of its value to its location, and
-	// whether it can read the initial value. Reads-from mode: rfc.
+	// whether it can read the initial value.
 	same     [][]int32
 	readInit []bool
-	rfc      *rfClocks
+	fc       *forced // the forced order (forced.go)
 	// heldStart maps the locks held at the window's start to their holder
 	// and the release that frees them (-1 if none in the window).
 	heldStart map[program.Loc]heldLock
@@ -174,6 +177,7 @@ func (w *window) prepare() {
 	}
 	w.locs = map[program.Loc][]int32{}
 	w.wval = map[locValue][]int32{}
+	w.acqs = map[program.Loc][][]int32{}
 	open := map[lockKey]int32{}
 	if w.heldStart == nil {
 		w.heldStart = map[program.Loc]heldLock{}
@@ -197,6 +201,10 @@ func (w *window) prepare() {
 			}
 		case program.Acquire:
 			open[lockKey{e.Thread, e.Loc}] = p
+			if w.acqs[e.Loc] == nil {
+				w.acqs[e.Loc] = make([][]int32, len(w.pos))
+			}
+			w.acqs[e.Loc][e.Thread] = append(w.acqs[e.Loc][e.Thread], p)
 		case program.Release:
 			k := lockKey{e.Thread, e.Loc}
 			if a, ok := open[k]; ok {
@@ -207,17 +215,16 @@ func (w *window) prepare() {
 			}
 		}
 	}
-	if !w.values {
-		w.rfc = newRFClocks(w)
-		return
-	}
-	w.same, w.readInit = make([][]int32, n), make([]bool, n)
-	for i := range t.Events {
-		if e := &t.Events[i]; e.Kind == program.Read {
-			w.same[i] = w.wval[locValue{e.Loc, e.Value}]
-			w.readInit[i] = t.InitValue(e.Loc) == e.Value
+	if w.values {
+		w.same, w.readInit = make([][]int32, n), make([]bool, n)
+		for i := range t.Events {
+			if e := &t.Events[i]; e.Kind == program.Read {
+				w.same[i] = w.wval[locValue{e.Loc, e.Value}]
+				w.readInit[i] = t.InitValue(e.Loc) == e.Value
+			}
 		}
 	}
+	w.fc = newForced(w)
 }
 
 // step describes event p for reports.
@@ -257,4 +264,20 @@ func (w *window) witness(sched []int32, tail int) Witness {
 		out.Tail = append(out.Tail, w.step(p))
 	}
 	return out
+}
+
+// openAcquire returns the acquire of the section of lock l that event x is
+// in (its thread's last acquire of l before it), or -1 if the lock was
+// held at the window's start.
+func (w *window) openAcquire(x int32, l program.Loc) int32 {
+	acqs := w.acqs[l]
+	if acqs == nil {
+		return -1
+	}
+	mine := acqs[w.t.Events[x].Thread]
+	i, _ := slices.BinarySearch(mine, x)
+	if i == 0 {
+		return -1
+	}
+	return mine[i-1]
 }
