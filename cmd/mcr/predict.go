@@ -201,7 +201,7 @@ func printPrediction(w io.Writer, path string, res *predict.Result) {
 	fmt.Fprintf(w, "  pairs: %d conflicting, %d ordered by must-happen-before, %d under a common lock, %d candidates\n",
 		s.Pairs, s.PrunedMHB, s.PrunedLockset, s.Candidates)
 	fmt.Fprintf(w, "  candidates: %d must run in order, %d already known, %d by trace order, %d queried, %d undecided; %d co-enabled in the trace\n",
-		s.PrunedRF, s.Known, s.Fast, s.Queries, s.Undecided, s.Swept)
+		s.MustOrder, s.Known, s.Fast, s.Queries, s.Undecided, s.Swept)
 	fmt.Fprintf(w, "  queries: %d (%d sat, %d unsat, %d unknown), %d too big to ask, %d invalid witnesses, %d disagreements; %d dereferenced reads\n",
 		s.Queries, s.Sat, s.Unsat, s.Unknown, s.TooBig, s.Invalid, s.Disagreements, s.NullReads)
 	fmt.Fprintf(w, "  time: %.3fs; %s; %s\n", s.Seconds, phaseText(s.Phases), solverText(s.Solver))

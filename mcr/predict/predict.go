@@ -162,7 +162,7 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 		t0 := time.Now()
 		if w.mustOrder(&wk.sc, a, b) {
 			d.tally.phase("fast", t0)
-			d.tally.do(func(s *Stats) { s.PrunedRF++ })
+			d.tally.do(func(s *Stats) { s.MustOrder++ })
 			return
 		}
 		sched, ok := w.traceOrder(&wk.sc, a, b)

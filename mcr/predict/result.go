@@ -157,9 +157,9 @@ type Stats struct {
 	PrunedMHB     int64 `json:"pruned_mhb"`
 	PrunedLockset int64 `json:"pruned_lockset"`
 	Candidates    int64 `json:"candidates"`
-	// PrunedRF candidates cannot race because one of the two must run
-	// before the other can (sweep.go, mustOrder).
-	PrunedRF int64 `json:"pruned_rf"`
+	// MustOrder candidates cannot race: every feasible prefix that
+	// enables one executes the other (cone.go, forced.go).
+	MustOrder int64 `json:"must_order"`
 	// How the other candidates were settled: Known were skipped because their
 	// events were already known to race; Swept and Fast were shown racy by
 	// the shortcuts of sweep.go (co-enabled along a schedule, trace
