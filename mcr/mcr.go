@@ -4,13 +4,16 @@
 // seed for every read and every new value it could read (Algorithms 1-2),
 // solving seed queries and exploring seeds in parallel (Algorithm 3).
 //
-// Two changes remove the redundancy plain MCR has (seed 000 notes that it
+// Three changes remove the redundancy plain MCR has (seed 000 notes that it
 // can revisit classes):
 //   - read-value maps only grow along a branch: a node carries the reads of
 //     its seed with their values, every child seed must keep them, and only
 //     reads outside the map are flipped;
 //   - a visited set keyed on the canonical form of that map drops a seed
-//     that another branch already produced (counted as duplicates avoided).
+//     that another branch already produced (counted as duplicates avoided);
+//   - a node whose map an earlier execution already satisfies takes that
+//     execution instead of running its seed (reuse.go), so every execution
+//     run is of a new class (counted as executions reused).
 //
 // The search is level-synchronous: all seeds of one level are executed in
 // parallel, all their queries are solved in parallel, and the results are
@@ -60,10 +63,13 @@ const (
 type node struct {
 	seed   program.Schedule
 	fixed  map[program.EventID]int64 // reads the seed fixes, with their values
-	parent *node
 	x      program.Execution
 	err    error
 	mcm    *encode.MCM
+	reads  map[program.EventID]int64 // the reads of x with their values
+	// reused is set when x is the execution of that earlier node, which
+	// satisfies this node's map, instead of a fresh one (see reuse.go).
+	reused *node
 }
 
 type query struct {
@@ -87,7 +93,8 @@ type query struct {
 // Explore runs MCR on p.
 func Explore(ctx context.Context, p program.Program, opts Options) *explore.Result {
 	e := &explorer{p: p, opts: opts, rec: explore.NewRecorder("mcr", opts.Options),
-		workers: parallel.Workers(opts.Workers), visited: map[string]bool{"": true}, raced: map[string]bool{}}
+		workers: parallel.Workers(opts.Workers), visited: map[string]bool{"": true}, raced: map[string]bool{},
+		index: newExecIndex()}
 	return e.run(ctx)
 }
 
@@ -98,6 +105,7 @@ type explorer struct {
 	workers int
 	visited map[string]bool
 	raced   map[string]bool // location pairs whose race was found
+	index   *execIndex      // executions run so far, by read value
 	initErr error
 	mu      sync.Mutex
 }
@@ -109,11 +117,25 @@ func (e *explorer) run(ctx context.Context) *explore.Result {
 			e.rec.Stop(stopReason(ctx))
 			break
 		}
-		// 1. execute the seeds
-		parallel.ForEach(ctx, e.workers, len(level), func(_, i int) {
-			n := level[i]
+		// 1. execute the seeds, in order, each unless an execution run
+		// before satisfies its map (reuse.go); executing is cheap next
+		// to solving, and the order keeps the choice deterministic
+		for _, n := range level {
+			if ctx.Err() != nil {
+				break
+			}
+			if a := e.index.find(n.fixed); a != nil {
+				n.x, n.reads, n.reused = a.x, a.reads, a
+				continue
+			}
 			n.x, n.err = program.Replay(e.p, n.seed)
-			n.mcm = encode.NewMCM(n.x.Trace())
+			n.reads = readsOf(n.x.Trace())
+			e.index.add(n)
+		}
+		parallel.ForEach(ctx, e.workers, len(level), func(_, i int) {
+			if n := level[i]; n.x != nil {
+				n.mcm = encode.NewMCM(n.x.Trace())
+			}
 		})
 		if ctx.Err() != nil {
 			e.rec.Stop(stopReason(ctx))
@@ -457,8 +479,10 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			e.rec.Extra("seed_replay_failures", 1)
 		}
 		tr := n.x.Trace()
-		e.checkFixed(n, tr)
-		if e.rec.Execution(n.x) {
+		e.checkFixed(n)
+		if n.reused != nil {
+			e.rec.Extra("executions_reused", 1)
+		} else if e.rec.Execution(n.x) {
 			return nil, true
 		}
 		for _, q := range byNode[i] {
@@ -514,7 +538,7 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 					return nil, true
 				}
 				// explore the deadlocked execution too: it is an outcome
-				child := &node{seed: f.Schedule, parent: n, fixed: map[program.EventID]int64{}}
+				child := &node{seed: f.Schedule, fixed: map[program.EventID]int64{}}
 				for _, id := range f.Schedule {
 					child.fixed[id] = 0
 				}
@@ -553,21 +577,9 @@ func (e *explorer) count(q *query) {
 
 // checkFixed counts executions whose seed did not give the fixed reads
 // their values: a sign of an encoding or replay bug (tests require zero).
-func (e *explorer) checkFixed(n *node, tr *program.Trace) {
-	if len(n.fixed) == 0 {
-		return
-	}
-	got := map[program.EventID]int64{}
-	for i := range tr.Events {
-		if tr.Events[i].Kind == program.Read {
-			got[tr.Events[i].ID()] = tr.Events[i].Value
-		}
-	}
-	for id, v := range n.fixed {
-		if g, ok := got[id]; !ok || g != v {
-			e.rec.Extra("seed_mismatches", 1)
-			return
-		}
+func (e *explorer) checkFixed(n *node) {
+	if !satisfies(n.reads, n.fixed) {
+		e.rec.Extra("seed_mismatches", 1)
 	}
 }
 
@@ -604,7 +616,7 @@ func newChild(parent *node, m *encode.MCM, q *query) *node {
 			fixed[id] = v
 		}
 	}
-	return &node{seed: q.ans.Schedule, fixed: fixed, parent: parent}
+	return &node{seed: q.ans.Schedule, fixed: fixed}
 }
 
 // key is the canonical form of a node's read-value map.
