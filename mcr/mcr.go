@@ -61,12 +61,12 @@ const (
 
 // node is one seed interleaving and what executing it gave.
 type node struct {
-	seed   program.Schedule
-	fixed  map[program.EventID]int64 // reads the seed fixes, with their values
-	x      program.Execution
-	err    error
-	mcm    *encode.MCM
-	reads  map[program.EventID]int64 // the reads of x with their values
+	seed  program.Schedule
+	fixed map[program.EventID]int64 // reads the seed fixes, with their values
+	x     program.Execution
+	err   error
+	mcm   *encode.MCM
+	reads map[program.EventID]int64 // the reads of x with their values
 	// reused is set when x is the execution of that earlier node, which
 	// satisfies this node's map, instead of a fresh one (see reuse.go).
 	reused *node
