@@ -33,20 +33,36 @@ package predict
 //
 // Every schedule found is replayed by the witness checker before it counts.
 
-import (
-	"slices"
-
-	"mcr/program"
-)
+import "mcr/program"
 
 // scratch is a worker's reusable memory for cones and sub-traces.
 type scratch struct {
-	mark  []uint32
+	mark  []uint32 // sub-traces: events marked with gen are in
 	gen   uint32
 	list  []int32
 	work  []int32
-	acqs  map[program.Loc][]int32
 	freed map[int32]bool
+	// Cones.
+	cut   []int32 // per thread: how many of its events are in the cone
+	todo  []span
+	locks []lockAcqs
+	lockI map[program.Loc]int32 // index in locks
+	exec  execState
+}
+
+// span is a range of a thread's events just added to a cone.
+type span struct {
+	th       program.ThreadID
+	from, to int32
+}
+
+// lockAcqs are the acquires of one lock in a cone, in no order, with the
+// lock rule's progress: the first done of them are settled and max is the
+// latest in trace order of those.
+type lockAcqs struct {
+	acqs []int32
+	done int
+	max  int32
 }
 
 func (s *scratch) reset(n int) {
@@ -60,25 +76,46 @@ func (s *scratch) reset(n int) {
 		s.gen = 1
 	}
 	s.list, s.work = s.list[:0], s.work[:0]
-	if s.acqs == nil {
-		s.acqs, s.freed = map[program.Loc][]int32{}, map[int32]bool{}
+	if s.freed == nil {
+		s.freed = map[int32]bool{}
 	}
-	clear(s.acqs)
 	clear(s.freed)
 }
 
-// cone is the closure of one pair, kept in a worker's scratch.
+// resetCone prepares the cone tables for a window of nth threads.
+func (s *scratch) resetCone(nth int) {
+	if cap(s.cut) < nth {
+		s.cut = make([]int32, nth)
+	}
+	s.cut = s.cut[:nth]
+	clear(s.cut)
+	s.todo = s.todo[:0]
+	s.locks = s.locks[:0]
+	if s.lockI == nil {
+		s.lockI = map[program.Loc]int32{}
+	}
+	clear(s.lockI)
+	if s.freed == nil {
+		s.freed = map[int32]bool{}
+	}
+	clear(s.freed)
+}
+
+// cone is the closure of one pair, kept in a worker's scratch. It is
+// closed under MHB predecessors, so it holds a prefix of every thread's
+// events: s.cut says how long.
 type cone struct {
 	w    *window
 	s    *scratch
 	a, b int32
-	ok   bool // false once the cone would contain a or b, or a read that cannot execute
+	ok   bool  // false once the cone would contain a or b, or a read that cannot execute
+	size int32 // events in the cone
 	// sources pushes what read p needs; false if p can never execute.
 	sources func(p int32) bool
 }
 
 func (w *window) newCone(s *scratch, a, b int32) *cone {
-	s.reset(len(w.t.Events))
+	s.resetCone(len(w.pos))
 	c := &cone{w: w, s: s, a: a, b: b, ok: true}
 	c.sources = func(p int32) bool { c.push(w.rf[p]); return true }
 	return c
@@ -86,19 +123,35 @@ func (w *window) newCone(s *scratch, a, b int32) *cone {
 
 // has reports whether p is in the cone; -1 (a section with no release in
 // the window) never is.
-func (c *cone) has(p int32) bool { return p >= 0 && c.s.mark[p] == c.s.gen }
+func (c *cone) has(p int32) bool {
+	if p < 0 {
+		return false
+	}
+	e := &c.w.t.Events[p]
+	return e.Index < c.s.cut[e.Thread]
+}
 
+// push adds p and its thread's earlier events to the cone; they are
+// processed by close.
 func (c *cone) push(p int32) {
-	if p < 0 || c.has(p) {
+	if p < 0 {
 		return
 	}
-	if p == c.a || p == c.b {
-		c.ok = false
+	ev := c.w.t.Events
+	e := &ev[p]
+	from := c.s.cut[e.Thread]
+	if e.Index < from {
 		return
 	}
-	c.s.mark[p] = c.s.gen
-	c.s.list = append(c.s.list, p)
-	c.s.work = append(c.s.work, p)
+	for _, x := range [2]int32{c.a, c.b} {
+		if y := &ev[x]; y.Thread == e.Thread && y.Index >= from && y.Index <= e.Index {
+			c.ok = false
+			return
+		}
+	}
+	c.s.cut[e.Thread] = e.Index + 1
+	c.size += e.Index + 1 - from
+	c.s.todo = append(c.s.todo, span{e.Thread, from, e.Index + 1})
 }
 
 // start pushes the MHB predecessors of a and b and closes the cone.
@@ -108,44 +161,87 @@ func (c *cone) start() bool {
 	return c.close()
 }
 
-// close processes the pushed events: their MHB predecessors, what reads
-// need, read-modify-write halves.
+// close processes the pushed events: their MHB predecessors (forks and
+// joined threads; program order is in the cut), what reads need,
+// read-modify-write halves.
 func (c *cone) close() bool {
-	ev := c.w.t.Events
-	for len(c.s.work) > 0 && c.ok {
-		p := c.s.work[len(c.s.work)-1]
-		c.s.work = c.s.work[:len(c.s.work)-1]
-		c.w.preds(p, c.push)
-		switch e := &ev[p]; e.Kind {
-		case program.Read:
-			if !c.sources(p) {
-				c.ok = false
+	w, s := c.w, c.s
+	ev := w.t.Events
+	for len(s.todo) > 0 && c.ok {
+		sp := s.todo[len(s.todo)-1]
+		s.todo = s.todo[:len(s.todo)-1]
+		pos := w.pos[sp.th]
+		if sp.from == 0 {
+			c.push(w.forkOf[sp.th])
+		}
+		for i := sp.from; i < sp.to && c.ok; i++ {
+			p := pos[i]
+			switch e := &ev[p]; e.Kind {
+			case program.Read:
+				if !c.sources(p) {
+					c.ok = false
+				}
+				if e.Is(program.RMW) {
+					c.push(pos[i+1])
+				}
+			case program.Acquire:
+				k, ok := s.lockI[e.Loc]
+				if !ok {
+					k = int32(len(s.locks))
+					s.lockI[e.Loc] = k
+					if len(s.locks) < cap(s.locks) {
+						s.locks = s.locks[:k+1]
+						s.locks[k] = lockAcqs{acqs: s.locks[k].acqs[:0], max: -1}
+					} else {
+						s.locks = append(s.locks, lockAcqs{max: -1})
+					}
+				}
+				s.locks[k].acqs = append(s.locks[k].acqs, p)
+			case program.Join:
+				if e.Value >= 0 && int(e.Value) < len(w.pos) {
+					if ps := w.pos[e.Value]; len(ps) > 0 {
+						c.push(ps[len(ps)-1])
+					}
+				}
 			}
-			if e.Is(program.RMW) {
-				c.push(c.w.pos[e.Thread][e.Index+1])
-			}
-		case program.Acquire:
-			c.s.acqs[e.Loc] = append(c.s.acqs[e.Loc], p)
 		}
 	}
 	return c.ok
 }
 
 // lockRule adds the release of every section of the cone followed by
-// another of its lock in trace order; it reports whether it added any.
+// another of its lock in trace order; it reports whether the cone grew.
 func (c *cone) lockRule() bool {
-	grew := false
-	for _, acqs := range c.s.acqs {
-		slices.Sort(acqs)
-		for _, q := range acqs[:len(acqs)-1] {
-			if !c.s.freed[q] {
-				c.s.freed[q] = true
-				grew = true
+	size := c.size
+	for k := range c.s.locks {
+		l := &c.s.locks[k]
+		for ; l.done < len(l.acqs); l.done++ {
+			q := l.acqs[l.done]
+			if q > l.max {
+				q, l.max = l.max, q
+			}
+			if q >= 0 {
 				c.push(c.w.relOf[q])
 			}
 		}
 	}
-	return grew
+	return c.size > size
+}
+
+// list appends the cone's events in trace order to out.
+func (c *cone) list(out []int32) []int32 {
+	last := int32(-1)
+	for th, n := range c.s.cut {
+		if n > 0 {
+			last = max(last, c.w.pos[th][n-1])
+		}
+	}
+	for p := int32(0); p <= last; p++ {
+		if c.has(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // traceOrder returns the trace-order witness of the race (a, b), targets
@@ -157,19 +253,16 @@ func (w *window) traceOrder(s *scratch, a, b int32) ([]int32, bool) {
 	if !c.ok {
 		return nil, false
 	}
-	out := slices.Clone(s.list)
-	slices.Sort(out)
+	out := c.list(make([]int32, 0, c.size+2))
 	return append(out, a, b), true
 }
 
-// mustOrder reports whether a or b is forced into the cone, or something
-// that can never execute (see the file comment): then (a, b) cannot race.
-func (w *window) mustOrder(s *scratch, a, b int32) bool {
-	if w.fc.forces(w, a, b) {
-		return true
-	}
+// valueCone reports whether the per-pair cone of value mode (see the file
+// comment) shows that (a, b) cannot race; false in reads-from mode, where
+// the forced clocks (forced.forces, asked first) are exact.
+func (w *window) valueCone(s *scratch, a, b int32) bool {
 	if !w.values {
-		return false // the forced clocks are exact in reads-from mode
+		return false
 	}
 	c := w.newCone(s, a, b)
 	meet := make(program.VC, len(w.pos))
@@ -243,18 +336,13 @@ func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
 		return nil, false
 	}
 	ev := w.t.Events
-	next := make([]int32, len(w.pos))
+	st := s.state(len(w.pos), len(w.lvals))
+	next := st.next
 	done := func(p int32) bool { return next[ev[p].Thread] > ev[p].Index }
-	mem := map[program.Loc]int64{}
-	load := func(l program.Loc) int64 {
-		if v, ok := mem[l]; ok {
-			return v
-		}
-		return w.t.InitValue(l)
-	}
-	holder := map[program.Loc]int32{} // lock -> the release that frees it (-1: none in the window)
 	for l, h := range w.heldStart {
-		holder[l] = h.rel
+		if id, ok := w.lid[lidKey{l, true}]; ok {
+			st.lock(id, h.rel)
+		}
 	}
 	rmw := int32(-1) // the write half that must come next
 	ready := func(p int32) bool {
@@ -265,12 +353,12 @@ func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
 		if e.Kind == program.Join && e.Value >= 0 && int(e.Value) < len(w.pos) && int(next[e.Value]) < len(w.pos[e.Value]) {
 			return false
 		}
-		return e.Kind != program.Read || load(e.Loc) == e.Value
+		return e.Kind != program.Read || st.load(w, w.evLoc[p]) == e.Value
 	}
-	out := make([]int32, 0, len(s.list)+2)
-	for len(out) < len(s.list) {
+	out := make([]int32, 0, c.size+2)
+	for len(out) < int(c.size) {
 		best, deferred := int32(-1), int32(-1)
-		var blocked []program.Loc
+		blocked := st.blocked[:0]
 		for th := range w.pos {
 			if int(next[th]) >= len(w.pos[th]) {
 				continue
@@ -281,8 +369,8 @@ func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
 			}
 			e := &ev[p]
 			if e.Kind == program.Acquire {
-				if _, held := holder[e.Loc]; held {
-					blocked = append(blocked, e.Loc)
+				if _, held := st.holder(w.evLoc[p]); held {
+					blocked = append(blocked, w.evLoc[p])
 					continue
 				}
 				if rel := w.relOf[p]; !c.has(rel) && !w.releasable(rel, a, b) {
@@ -296,6 +384,7 @@ func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
 				best = p
 			}
 		}
+		st.blocked = blocked
 		if best < 0 {
 			best = deferred
 		}
@@ -304,7 +393,7 @@ func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
 			// cone yet.
 			grew := false
 			for _, l := range blocked {
-				if rel := holder[l]; !c.has(rel) && w.releasable(rel, a, b) {
+				if rel, _ := st.holder(l); !c.has(rel) && w.releasable(rel, a, b) {
 					c.push(rel)
 					grew = true
 					break
@@ -318,11 +407,11 @@ func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
 		e := &ev[best]
 		switch e.Kind {
 		case program.Acquire:
-			holder[e.Loc] = w.relOf[best]
+			st.lock(w.evLoc[best], w.relOf[best])
 		case program.Release:
-			delete(holder, e.Loc)
+			st.unlock(w.evLoc[best])
 		case program.Write:
-			mem[e.Loc] = e.Value
+			st.store(w.evLoc[best], e.Value)
 		}
 		rmw = -1
 		if e.Is(program.RMW) {
@@ -333,6 +422,58 @@ func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
 	}
 	return append(out, a, b), true
 }
+
+// execState is greedy's execution state over the dense location numbers
+// of a window (window.lid), reset in O(1) by a generation stamp.
+type execState struct {
+	next    []int32 // per thread: events executed
+	gen     uint32
+	stamp   []uint32 // per location: gen if val is set
+	val     []int64  // memory (accesses) or the release that frees a held lock (locks)
+	blocked []int32
+}
+
+// state resets and returns the execution state for nth threads and nloc
+// locations.
+func (s *scratch) state(nth, nloc int) *execState {
+	st := &s.exec
+	if cap(st.next) < nth {
+		st.next = make([]int32, nth)
+	}
+	st.next = st.next[:nth]
+	clear(st.next)
+	if len(st.stamp) < nloc {
+		st.stamp, st.val, st.gen = make([]uint32, nloc), make([]int64, nloc), 0
+	}
+	st.gen++
+	if st.gen == 0 {
+		clear(st.stamp)
+		st.gen = 1
+	}
+	return st
+}
+
+// load returns location id's value.
+func (st *execState) load(w *window, id int32) int64 {
+	if st.stamp[id] == st.gen {
+		return st.val[id]
+	}
+	return w.lvals[id]
+}
+
+func (st *execState) store(id int32, v int64) { st.stamp[id], st.val[id] = st.gen, v }
+
+// holder returns the release that frees lock id (-1: none in the window)
+// and whether the lock is held.
+func (st *execState) holder(id int32) (int32, bool) {
+	if st.stamp[id] == st.gen {
+		return int32(st.val[id]), true
+	}
+	return -1, false
+}
+
+func (st *execState) lock(id, rel int32) { st.stamp[id], st.val[id] = st.gen, int64(rel) }
+func (st *execState) unlock(id int32)    { st.stamp[id] = st.gen - 1 }
 
 // releasable reports whether release rel can join the cone of (a, b): it
 // is in the window and neither a nor b must precede it.

@@ -87,8 +87,8 @@ func (t *tally) phase(name string, since time.Time) {
 // rejects, is a disagreement; a checked schedule wins over "unsat", and
 // one decider's answer over the other's "unknown".
 func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdict, []int32) {
-	sub, keep := w.subtrace(&wk.sc, g)
-	if len(sub.Events) > d.opts.maxQueryEvents() {
+	sub, keep := w.subtrace(&wk.sc, g, d.opts.maxQueryEvents())
+	if sub == nil {
 		d.tally.do(func(s *Stats) { s.TooBig++ })
 		return unknown, nil
 	}

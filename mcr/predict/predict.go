@@ -17,7 +17,7 @@ import (
 )
 
 // chunkSize is the number of candidate pairs handed to the workers at
-// once; between chunks the pairs whose events became known are dropped.
+// once.
 const chunkSize = 1024
 
 // File predicts on the trace file at path, read window by window. Errors:
@@ -124,20 +124,29 @@ func (d *driver) window(ctx context.Context, w *window) {
 	}
 	var pr pruning
 	var chunk [][2]int32
-	for _, loc := range w.sortedLocs() {
-		gen := &pairGen{acc: w.locs[loc], d: 1}
-		for ctx.Err() == nil {
-			t0 := time.Now()
-			chunk = w.candidates(gen, chunk[:0], chunkSize, &pr)
-			d.tally.phase("candidates", t0)
-			if len(chunk) == 0 {
-				break
+	locs := w.sortedLocs()
+	var gen *pairGen // the location being enumerated, nil between locations
+	for ctx.Err() == nil {
+		// A chunk holds the candidates of consecutive locations, each
+		// location's closest first.
+		t0 := time.Now()
+		chunk = chunk[:0]
+		for len(chunk) < chunkSize && (gen != nil || len(locs) > 0) {
+			if gen == nil {
+				gen, locs = &pairGen{acc: w.locs[locs[0]], d: 1}, locs[1:]
 			}
-			d.tally.do(func(s *Stats) { s.Candidates += int64(len(chunk)) })
-			parallel.ForEach(ctx, len(d.workers), len(chunk), func(wi, i int) {
-				d.pair(ctx, d.workers[wi], w, k, chunk[i][0], chunk[i][1])
-			})
+			if chunk = w.candidates(gen, chunk, chunkSize, &pr); len(chunk) < chunkSize {
+				gen = nil // exhausted
+			}
 		}
+		d.tally.phase("candidates", t0)
+		if len(chunk) == 0 {
+			break
+		}
+		d.tally.do(func(s *Stats) { s.Candidates += int64(len(chunk)) })
+		parallel.ForEach(ctx, len(d.workers), len(chunk), func(wi, i int) {
+			d.pair(ctx, d.workers[wi], w, k, chunk[i][0], chunk[i][1])
+		})
 	}
 	d.tally.do(func(s *Stats) {
 		s.Pairs, s.PrunedMHB, s.PrunedLockset = s.Pairs+pr.pairs, s.PrunedMHB+pr.mhb, s.PrunedLockset+pr.lockset
@@ -159,8 +168,11 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 		return
 	}
 	if !d.opts.NoShortcuts {
+		// The forced clocks first (cheap), then the schedules, then the
+		// value-mode cone, which rarely shows more than the clocks and
+		// costs as much as a schedule.
 		t0 := time.Now()
-		if w.mustOrder(&wk.sc, a, b) {
+		if w.fc.forces(w, a, b) {
 			d.tally.phase("fast", t0)
 			d.tally.do(func(s *Stats) { s.MustOrder++ })
 			return
@@ -178,12 +190,16 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 		if ok {
 			k.race(a, b, proof{sched: sched})
 			w.coEnabled(k, sched[:len(sched)-2])
-		}
-		d.tally.phase("fast", t0)
-		if ok {
+			d.tally.phase("fast", t0)
 			d.tally.do(func(s *Stats) { s.Fast++ })
 			return
 		}
+		if w.valueCone(&wk.sc, a, b) {
+			d.tally.phase("fast", t0)
+			d.tally.do(func(s *Stats) { s.MustOrder++ })
+			return
+		}
+		d.tally.phase("fast", t0)
 	}
 	if !k.startQuery(a, b, d.opts.maxQueries(), d.opts.countQueries()) {
 		d.tally.do(func(s *Stats) { s.Undecided++ })

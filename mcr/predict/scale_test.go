@@ -10,6 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,22 +43,71 @@ func writeSynthetic(tb testing.TB, n int) string {
 }
 
 // predictScale runs a prediction of the trace at path with windows of
-// 10000 events and returns the result and the peak heap in use (bytes).
+// 10000 events and returns the result and the peak heap in use (bytes),
+// sampled every 10 ms and after every window. The decider is z3 (the CLI's
+// default; its memory is outside the Go heap, see peakRSS), or explicit
+// when z3 is not built in.
 func predictScale(tb testing.TB, path string) (*predict.Result, uint64) {
 	tb.Helper()
+	decider := "z3"
+	if d, err := predict.Deciders["z3"].New(time.Second); err != nil {
+		decider = "explicit"
+	} else if c, ok := d.(interface{ Close() }); ok {
+		c.Close()
+	}
 	runtime.GC()
+	var mu sync.Mutex
 	var peak uint64
-	var ms runtime.MemStats
-	opts := predict.Options{Decider: "explicit", Window: 10000, QueryTimeout: 10 * time.Second, CountQueries: predict.DefaultCountQueries,
-		Progress: func(predict.Stats) {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapInuse)
-		}}
+	sample := func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		mu.Lock()
+		peak = max(peak, ms.HeapInuse)
+		mu.Unlock()
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				sample()
+			}
+		}
+	}()
+	opts := predict.Options{Decider: decider, Window: 10000, QueryTimeout: 10 * time.Second, CountQueries: predict.DefaultCountQueries,
+		Progress: func(predict.Stats) { sample() }}
 	res, err := predict.File(context.Background(), path, tracefile.Options{}, opts)
+	close(stop)
+	wg.Wait()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return res, peak
+}
+
+// peakRSS returns the process's peak resident set (bytes; Linux), which
+// counts Z3's memory too, or 0.
+func peakRSS() uint64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }
 
 // TestScale predicts on 50,000 events (BenchmarkPredict1M does 1,000,000)
@@ -67,8 +119,8 @@ func TestScale(t *testing.T) {
 	}
 	res, peak := predictScale(t, writeSynthetic(t, n))
 	s := res.Stats
-	t.Logf("%d events, %d windows, %d races, %d racy events, %d queries, %.1fs, peak heap %d MiB",
-		s.Events, s.Windows, len(res.Races), s.RacyEvents, s.Queries, s.Seconds, peak>>20)
+	t.Logf("%d events, %d windows, %d races, %d racy events, %d queries (%s), %.1fs, peak heap %d MiB",
+		s.Events, s.Windows, len(res.Races), s.RacyEvents, s.Queries, s.Decider, s.Seconds, peak>>20)
 	if s.Events != int64(n) || s.Windows != n/10000 || s.Invalid > 0 {
 		t.Errorf("stats %+v", s)
 	}
@@ -79,14 +131,16 @@ func TestScale(t *testing.T) {
 
 // BenchmarkPredict1M predicts on a synthetic trace of 1,000,000 events
 // (8 threads, 1000 variables, 4 locks) in windows of 10,000 events and
-// reports the peak heap.
+// reports the peak heap and the process's peak resident set.
 func BenchmarkPredict1M(b *testing.B) {
 	path := writeSynthetic(b, 1_000_000)
 	b.ResetTimer()
 	for range b.N {
 		res, peak := predictScale(b, path)
 		s := res.Stats
-		b.ReportMetric(float64(peak>>20), "peak-MiB")
+		b.ReportMetric(float64(peak>>20), "peak-heap-MiB")
+		b.ReportMetric(float64(peakRSS()>>20), "peak-RSS-MiB")
+		b.ReportMetric(s.Seconds, "s")
 		b.ReportMetric(float64(len(res.Races)), "races")
 		b.ReportMetric(float64(s.RacyEvents), "racy-events")
 		b.ReportMetric(float64(s.Queries), "queries")

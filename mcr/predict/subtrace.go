@@ -30,8 +30,9 @@ import (
 )
 
 // subtrace returns R for goal g (see the file comment) as a trace, and the
-// positions of the window its events come from.
-func (w *window) subtrace(s *scratch, g goal) (*program.Trace, []int32) {
+// positions of the window its events come from; nil if R has more than
+// limit events.
+func (w *window) subtrace(s *scratch, g goal, limit int) (*program.Trace, []int32) {
 	ev := w.t.Events
 	targets := g.targets()
 	excluded := func(p int32) bool {
@@ -56,6 +57,9 @@ func (w *window) subtrace(s *scratch, g goal) (*program.Trace, []int32) {
 		s.work = append(s.work, t)
 	}
 	for len(s.work) > 0 {
+		if len(s.list) > limit {
+			return nil, nil
+		}
 		p := s.work[len(s.work)-1]
 		s.work = s.work[:len(s.work)-1]
 		w.preds(p, push)
@@ -81,6 +85,9 @@ func (w *window) subtrace(s *scratch, g goal) (*program.Trace, []int32) {
 		case program.Acquire:
 			push(w.relOf[p])
 		}
+	}
+	if len(s.list) > limit {
+		return nil, nil
 	}
 	keep := slices.Clone(s.list)
 	slices.Sort(keep)

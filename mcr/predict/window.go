@@ -52,9 +52,20 @@ type window struct {
 	same     [][]int32
 	readInit []bool
 	fc       *forced // the forced order (forced.go)
+	// Dense numbers of the locations and locks of the window's events:
+	// evLoc per event (-1 for events of neither), lid per location or
+	// lock, lvals per number the initial value.
+	evLoc []int32
+	lid   map[lidKey]int32
+	lvals []int64
 	// heldStart maps the locks held at the window's start to their holder
 	// and the release that frees them (-1 if none in the window).
 	heldStart map[program.Loc]heldLock
+}
+
+type lidKey struct {
+	l    program.Loc
+	lock bool
 }
 
 type heldLock struct {
@@ -179,6 +190,7 @@ func (w *window) prepare() {
 	w.wval = map[locValue][]int32{}
 	w.acqs = map[program.Loc][][]int32{}
 	open := map[lockKey]int32{}
+	w.evLoc, w.lid, w.lvals = make([]int32, n), map[lidKey]int32{}, nil
 	if w.heldStart == nil {
 		w.heldStart = map[program.Loc]heldLock{}
 	}
@@ -186,6 +198,17 @@ func (w *window) prepare() {
 		e := &t.Events[i]
 		p := int32(i)
 		w.relOf[i] = -1
+		w.evLoc[i] = -1
+		if e.Kind.IsAccess() || e.Kind.IsLock() {
+			k := lidKey{e.Loc, e.Kind.IsLock()}
+			id, ok := w.lid[k]
+			if !ok {
+				id = int32(len(w.lvals))
+				w.lid[k] = id
+				w.lvals = append(w.lvals, t.InitValue(e.Loc))
+			}
+			w.evLoc[i] = id
+		}
 		switch e.Kind {
 		case program.Read, program.Write:
 			if !isSynthetic(e.Loc) {
