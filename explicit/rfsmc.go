@@ -48,8 +48,11 @@ package explicit
 // Findings: violations and deadlocks are those of the explored executions;
 // data races are read off each explored trace's happens-before order
 // (rfsmc_trace.go), which is complete because every class is explored.
-// The search is sequential: schedules found in one subtree are added to
-// positions an ancestor explores later, so subtrees are not independent.
+// Schedules found in one subtree are added to positions an ancestor
+// explores later, so subtrees are not independent; with several workers
+// they still run in parallel, their proposals committed in the order of
+// the sequential search (rfsmc_parallel.go), so that counts and findings
+// do not depend on the number of workers.
 //
 // Known limits: failed trylocks are not explored (noteTrylocks marks the
 // search incomplete); and an execution cut short by a failure while other
@@ -75,10 +78,28 @@ import (
 // wrong). The search stops at the first finding unless opts.KeepGoing, and
 // when ctx is done (the result is then incomplete).
 func ReadsFromSMC(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
-	s := &rfSMC{ctx: ctx, p: p, rec: explore.NewRecorder("rf", opts), locs: newLocRegistry(), sched: map[int]*rfSchedules{}}
-	s.races = raceReporter{rec: s.rec, found: map[string]bool{}}
+	return ReadsFromSMCWorkers(ctx, p, opts, 1)
+}
+
+// ReadsFromSMCWorkers is ReadsFromSMC on the given number of workers
+// (below 1: one). Everything but the algorithm counters of Extra is the
+// same for every number of workers.
+func ReadsFromSMCWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
+	s := &rfSMC{ctx: ctx, p: p, sched: map[int]*rfSchedules{}}
+	if workers <= 1 {
+		seq := newSeqSink("rf", opts)
+		s.sink = seq
+		s.races = raceReporter{sink: seq}
+		s.call(0, nil)
+		return seq.result()
+	}
+	s.par = newSMCPar(ctx, "rf", opts, workers)
+	s.pc = newRootCtx(s.par)
+	s.sink, s.races = s.pc, raceReporter{sink: s.pc}
+	s.par.slot()
 	s.call(0, nil)
-	return s.rec.Result()
+	s.par.release()
+	return s.par.result()
 }
 
 // rfNode is one event of a trace with its source (for reads and acquires:
@@ -117,11 +138,18 @@ type rfSchedule struct {
 type rfSMC struct {
 	ctx   context.Context
 	p     program.Program
-	rec   *explore.Recorder
+	sink  smcSink
 	races raceReporter
-	locs  *locRegistry
 	gw    GetWitness
-	sched map[int]*rfSchedules // schedules(seq[:p]) by p
+	sched map[int]*rfSchedules // schedules(seq[:p]) by p, for the calls of this context
+
+	// With several workers: the search, this context, the context whose
+	// calls (with its outer ones) own the positions before this one's,
+	// and the keys this context's log proposes per outer position.
+	par     *smcPar
+	pc      *smcCtx
+	up      *rfSMC
+	outKeys map[int]map[string]bool
 
 	// The current trace τ' and what the current call computed about it.
 	seq   []rfNode
@@ -141,20 +169,23 @@ type rfSMC struct {
 // exploration must stop.
 func (s *rfSMC) call(base int, E program.Schedule) bool {
 	if s.ctx.Err() != nil {
-		s.rec.Stop(stopReason(s.ctx))
+		s.sink.Stop(stopReason(s.ctx), false)
+		return true
+	}
+	if s.pc != nil && s.pc.done() {
 		return true
 	}
 	// Line 2: extend E to a complete execution E·Ê.
 	x, _, err := runSchedule(s.p, E)
 	if err != nil {
-		s.rec.Extra("replay_errors", 1)
+		s.sink.Extra("replay_errors", 1)
 		return false
 	}
 	program.RunDefault(x)
 	// Line 3: τ' := τ·Ê.
 	base, whole := s.extend(base, x.Trace())
-	noteTrylocks(s.rec, s.tr)
-	if s.rec.Execution(x) || s.races.report(s.ctx, s.tr, s.h, nil) {
+	noteTrylocks(s.sink, s.tr)
+	if s.sink.Execution(x) || s.races.report(s.ctx, s.tr, s.h, nil) {
 		return true
 	}
 	if !whole {
@@ -162,7 +193,7 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 		// failed assume in its thread) before events of τ that its
 		// witness had to place after it: a complete execution, but no
 		// extension of τ to explore further.
-		s.rec.Extra("cut_schedules", 1)
+		s.sink.Extra("cut_schedules", 1)
 		return false
 	}
 	// Line 4: schedules(pre(τ', eR)) := ∅ for the reads eR of Ê. The
@@ -170,16 +201,21 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	// blocking-lock rule can propose it) continues τ' and is explored
 	// already.
 	var reads []int
+	s.lock()
 	for p := base; p < len(s.seq); p++ {
 		if readLike(&s.seq[p].ev) {
 			reads = append(reads, p)
 			s.sched[p] = &rfSchedules{keys: map[string]bool{}, orig: s.seq[p]}
 		}
 	}
+	s.unlock()
 	// Lines 5-11.
 	s.detect(base, x)
 	for p := range base {
 		s.seq[p].fresh = false
+	}
+	if s.par != nil {
+		return s.children(reads)
 	}
 	// Lines 12-15: reads of Ê from the end.
 	for i := len(reads) - 1; i >= 0; i-- {
@@ -232,13 +268,13 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 			continue // a CAS that failed: no write half
 		}
 		if a.Kind != n.ev.Kind {
-			s.rec.Extra("rf_mismatches", 1)
+			s.sink.Extra("rf_mismatches", 1)
 			continue
 		}
 		n.ev = a
 		if readLike(&a) {
 			if got := srcID(h.at[id.Thread][id.Index]); got != n.src {
-				s.rec.Extra("rf_mismatches", 1)
+				s.sink.Extra("rf_mismatches", 1)
 				n.src = got
 			}
 		}
@@ -527,17 +563,58 @@ func (s *rfSMC) lastAcquire(l program.Loc) int {
 // write half and is checked again.
 func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
 	set := s.sched[p]
+	local := set != nil
+	if !local {
+		set = s.outer(p)
+	}
 	if set == nil {
+		if s.pc != nil && s.pc.done() {
+			return // abandoned: the owner may be gone
+		}
 		panic("rfsmc: schedule at a position no call owns")
 	}
 	if h := sigma[0]; h.ev.ID() == set.orig.ev.ID() && h.src == set.orig.src {
 		return
 	}
 	k := sigmaKey(sigma)
+	if !local {
+		// A position of an outer context: the proposal goes to this
+		// context's log, unless one before it in depth-first order has
+		// the key (rfsmc_parallel.go).
+		if s.outKeys[p][k] || s.outerHas(set, k) {
+			return
+		}
+		if s.outKeys == nil {
+			s.outKeys = map[int]map[string]bool{}
+		}
+		if s.outKeys[p] == nil {
+			s.outKeys[p] = map[string]bool{}
+		}
+		s.outKeys[p][k] = true
+		out := &rfOut{pos: p, key: k}
+		if sched, sigma := s.decideSure(p, sigma, unsure); sched != nil {
+			out.sched = &rfSchedule{sigma: slices.Clone(sigma), witness: sched}
+		}
+		s.pc.log = append(s.pc.log, smcEntry{prop: out})
+		return
+	}
 	if set.keys[k] {
 		return
 	}
+	s.lock()
 	set.keys[k] = true
+	s.unlock()
+	if sc, sigma := s.decideSure(p, sigma, unsure); sc != nil {
+		s.sink.Extra("schedules", 1)
+		set.list = append(set.list, rfSchedule{sigma: slices.Clone(sigma), witness: sc})
+	}
+}
+
+// decideSure is decide, and for an unsure σ (see propose) the CAS probe
+// and second decision.
+// It returns the schedule (nil if none) and σ, which then has a write half
+// if the CAS succeeded.
+func (s *rfSMC) decideSure(p int, sigma []rfNode, unsure bool) (program.Schedule, []rfNode) {
 	sched := s.decide(p, sigma)
 	if sched != nil && unsure && s.casSucceeds(sched, sigma[0].ev.ID()) {
 		head := sigma[0]
@@ -545,10 +622,7 @@ func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
 		sigma = append([]rfNode{head, s.halfOf(&head.ev)}, sigma[1:]...)
 		sched = s.decide(p, sigma)
 	}
-	if sched != nil {
-		s.rec.Extra("schedules", 1)
-		set.list = append(set.list, rfSchedule{sigma: slices.Clone(sigma), witness: sched})
-	}
+	return sched, sigma
 }
 
 // decide asks GetWitness for a witness of seq[:p]·σ and returns it as a
@@ -556,7 +630,7 @@ func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
 func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 	fast := s.guided(p, sigma)
 	if fast != nil && !validateWitnesses {
-		s.rec.Extra("guided_witnesses", 1)
+		s.sink.Extra("guided_witnesses", 1)
 		sched := make(program.Schedule, 0, len(fast))
 		for j := range s.order { // the nodes of fast
 			if !s.order[j].ev.Is(program.RMWWrite) {
@@ -577,26 +651,26 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 		}
 	}
 	s.evBuf, s.srcBuf = evs, srcs
-	inst, err := smcInstance(program.ReadsFrom, s.tr, s.locs, evs, srcs, s.guide)
+	inst, err := smcInstance(program.ReadsFrom, s.tr, evs, srcs, s.guide)
 	if err != nil {
-		s.rec.Extra("decider_errors", 1)
+		s.sink.Extra("decider_errors", 1)
 		return nil
 	}
 	if fast != nil {
 		if err := program.ValidateWitness(inst, fast); err != nil {
-			s.rec.Extra("decider_errors", 1)
+			s.sink.Extra("decider_errors", 1)
 			return nil
 		}
 		return scheduleOf(inst, fast)
 	}
-	s.rec.Extra("witness_queries", 1)
+	s.sink.Extra("witness_queries", 1)
 	w, ok, err := s.gw.Decide(s.ctx, inst)
 	if err == nil && ok {
 		w, err = sinkLast(inst, w, sigma[0].ev.ID())
 	}
 	if err != nil {
 		if s.ctx.Err() == nil {
-			s.rec.Extra("decider_errors", 1)
+			s.sink.Extra("decider_errors", 1)
 		}
 		return nil
 	}
@@ -608,7 +682,7 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 
 // casSucceeds runs sched and reports whether the CAS head succeeded.
 func (s *rfSMC) casSucceeds(sched program.Schedule, head program.EventID) bool {
-	s.rec.Extra("cas_probes", 1)
+	s.sink.Extra("cas_probes", 1)
 	x, _, _ := runSchedule(s.p, sched)
 	for _, e := range x.Trace().Events {
 		if e.ID() == head {

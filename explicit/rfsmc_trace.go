@@ -123,31 +123,42 @@ type locKey struct {
 	lock bool
 }
 
-// locRegistry numbers the locations and locks of a program densely, the
-// same way for every execution, for the instances handed to deciders.
-type locRegistry struct {
-	id    map[locKey]program.Loc
-	names []string
-	init  []int64
-}
-
-func newLocRegistry() *locRegistry { return &locRegistry{id: map[locKey]program.Loc{}} }
-
-// dense returns the instance location of e's location or lock.
-func (r *locRegistry) dense(tr *program.Trace, e *program.Event) program.Loc {
-	k := locKey{e.Loc, e.Kind.IsLock()}
-	if l, ok := r.id[k]; ok {
-		return l
+// instanceLocs numbers the locations and locks of an event set densely,
+// in the order of (location, lock) so that the numbering is a function of
+// the set alone (explorations on several workers build the same instances
+// as on one).
+func instanceLocs(tr *program.Trace, events []program.Event) (map[locKey]program.Loc, []string, []int64) {
+	var keys []locKey
+	seen := map[locKey]bool{}
+	for i := range events {
+		e := &events[i]
+		if e.Kind == program.LockFail || !e.Kind.IsAccess() && !e.Kind.IsLock() {
+			continue
+		}
+		if k := (locKey{e.Loc, e.Kind.IsLock()}); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
 	}
-	l := program.Loc(len(r.names))
-	r.id[k] = l
-	prefix := "x"
-	if k.lock {
-		prefix = "m"
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].loc != keys[b].loc {
+			return keys[a].loc < keys[b].loc
+		}
+		return !keys[a].lock && keys[b].lock
+	})
+	id := make(map[locKey]program.Loc, len(keys))
+	names := make([]string, len(keys))
+	init := make([]int64, len(keys))
+	for i, k := range keys {
+		id[k] = program.Loc(i)
+		prefix := "x"
+		if k.lock {
+			prefix = "m"
+		}
+		names[i] = prefix + strconv.Itoa(i)
+		init[i] = tr.InitValue(k.loc)
 	}
-	r.names = append(r.names, prefix+strconv.Itoa(int(l)))
-	r.init = append(r.init, tr.InitValue(e.Loc))
-	return l
+	return id, names, init
 }
 
 // smcInstance builds the SC consistency instance of an event set. events
@@ -158,7 +169,7 @@ func (r *locRegistry) dense(tr *program.Trace, e *program.Event) program.Loc {
 // first source. The guide, restricted to
 // the set, becomes Instance.Guide. Failed trylocks (LockFail) become
 // fences: instances have no place for them.
-func smcInstance(c program.Constraint, tr *program.Trace, locs *locRegistry, events []program.Event,
+func smcInstance(c program.Constraint, tr *program.Trace, events []program.Event,
 	sources [][]program.EventID, guide program.Schedule) (*program.Instance, error) {
 	k := len(tr.Threads)
 	count := make([]int32, k)
@@ -175,6 +186,7 @@ func smcInstance(c program.Constraint, tr *program.Trace, locs *locRegistry, eve
 		inst.Threads[t] = tr.Threads[t].Name
 		inst.Start[t+1] = inst.Start[t] + count[t]
 	}
+	locID, locNames, locInit := instanceLocs(tr, events)
 	inst.Events = make([]program.Event, len(events))
 	placed := make([]bool, len(events))
 	srcOf := make([][]program.EventID, len(events))
@@ -192,13 +204,13 @@ func smcInstance(c program.Constraint, tr *program.Trace, locs *locRegistry, eve
 			e.Kind, e.Loc = program.Fence, 0
 		}
 		if e.Kind.IsAccess() || e.Kind.IsLock() {
-			e.Loc = locs.dense(tr, &events[i])
+			e.Loc = locID[locKey{e.Loc, e.Kind.IsLock()}]
 		}
 		e.Pos = program.Pos{}
 		inst.Events[d] = e
 		srcOf[d] = sources[i]
 	}
-	inst.Locs, inst.Init = locs.names, locs.init
+	inst.Locs, inst.Init = locNames, locInit
 	inst.Sources = make([][]int32, len(events))
 	for d := range inst.Events {
 		e := &inst.Events[d]
@@ -302,8 +314,7 @@ func sinkLast(inst *program.Instance, w program.Witness, head program.EventID) (
 
 // raceReporter finds the data races of explored traces.
 type raceReporter struct {
-	rec   *explore.Recorder
-	found map[string]bool // source-location pairs already reported
+	sink smcSink // knows the source-location pairs already reported
 }
 
 // report reports every pair of conflicting accesses of tr (not both
@@ -343,7 +354,7 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 					continue
 				}
 				key := raceKeyOf(ea.Pos, eb.Pos)
-				if r.found[key] || ctx.Err() != nil {
+				if r.sink.RaceSeen(key) || ctx.Err() != nil {
 					continue
 				}
 				var sched program.Schedule
@@ -364,7 +375,6 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 				} else {
 					continue
 				}
-				r.found[key] = true
 				f := explore.Finding{Kind: explore.KindRace, Schedule: sched,
 					Message: "data race on " + tr.LocName(ea.Loc) + " between " + tr.ThreadName(ea.Thread) + " (" + ea.Kind.String() +
 						") and " + tr.ThreadName(eb.Thread) + " (" + eb.Kind.String() + ")",
@@ -372,7 +382,7 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 				sort.Slice(f.Locations, func(i, j int) bool {
 					return f.Locations[i].Line < f.Locations[j].Line || f.Locations[i].Line == f.Locations[j].Line && f.Locations[i].Col < f.Locations[j].Col
 				})
-				if r.rec.Finding(f, tr.Threads) {
+				if r.sink.Finding(f, tr.Threads, key) {
 					return true
 				}
 			}
@@ -391,11 +401,11 @@ func raceKeyOf(a, b program.Pos) string {
 // noteTrylocks marks the search incomplete when tr has a failed trylock:
 // the instances have no place for one (a failed trylock reads a held
 // lock), so neither explorer tries the other outcome of a trylock.
-func noteTrylocks(rec *explore.Recorder, tr *program.Trace) {
+func noteTrylocks(rec smcSink, tr *program.Trace) {
 	for i := range tr.Events {
 		if tr.Events[i].Kind == program.LockFail {
 			rec.Extra("failed_trylocks", 1)
-			rec.Stop("failed trylocks are not explored")
+			rec.Stop("failed trylocks are not explored", true)
 			return
 		}
 	}

@@ -35,14 +35,20 @@ package explicit
 // class. The runs of inner calls, which stop at the first reads, are
 // counted as "replays". Races are read off the leaves: hb-unordered pairs
 // at once, hb-ordered ones by an explicit MCR race query (Seeder) on the
-// values of the trace, since a class fixes values, not sources. The search
-// is sequential: the backtrack signals of a call depend on what its
-// descendants found. Failed trylocks are not explored (noteTrylocks).
+// values of the trace, since a class fixes values, not sources. Failed
+// trylocks are not explored (noteTrylocks).
+//
+// With several workers, the children of one mutated read (one per value
+// group) run in parallel and are committed in order (rfsmc_parallel.go);
+// the loop of line 13 goes on to the next read only when all of them are
+// done, since whether it goes on depends on the backtrack signals their
+// subtrees set (an OR, so their order does not matter).
 
 import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"mcr/program"
 	"mcr/program/explore"
@@ -55,11 +61,27 @@ import (
 // something is wrong). The search stops at the first finding unless
 // opts.KeepGoing, and when ctx is done (the result is then incomplete).
 func RVFSMC(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
-	s := &rvfSMC{ctx: ctx, p: p, rec: explore.NewRecorder("rvf", opts), locs: newLocRegistry(),
-		good: map[program.EventID][]program.EventID{}, ancestors: map[program.EventID]*rvfAncestor{}}
-	s.races = raceReporter{rec: s.rec, found: map[string]bool{}}
+	return RVFSMCWorkers(ctx, p, opts, 1)
+}
+
+// RVFSMCWorkers is RVFSMC on the given number of workers (below 1: one).
+// Everything but the algorithm counters of Extra is the same for every
+// number of workers.
+func RVFSMCWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
+	s := &rvfSMC{ctx: ctx, p: p, good: map[program.EventID][]program.EventID{}}
+	if workers <= 1 {
+		seq := newSeqSink("rvf", opts)
+		s.sink, s.races = seq, raceReporter{sink: seq}
+		s.call(nil, rvfCausal{}, nil)
+		return seq.result()
+	}
+	s.par = newSMCPar(ctx, "rvf", opts, workers)
+	s.pc = newRootCtx(s.par)
+	s.sink, s.races = s.pc, raceReporter{sink: s.pc}
+	s.par.slot()
 	s.call(nil, rvfCausal{}, nil)
-	return s.rec.Result()
+	s.par.release()
+	return s.par.result()
 }
 
 // rvfCausal is a causal map C: for a read, per thread the number of
@@ -67,24 +89,29 @@ func RVFSMC(ctx context.Context, p program.Program, opts explore.Options) *explo
 type rvfCausal map[program.EventID][]int32
 
 // rvfAncestor is a read mutated by a call on the recursion path, with its
-// backtrack signal.
+// backtrack signal (set by any of its descendants, on any worker), and the
+// ancestor above it.
 type rvfAncestor struct {
 	thread program.ThreadID
 	loc    locKey
-	signal bool
+	signal atomic.Bool
+	up     *rvfAncestor
 }
 
 type rvfSMC struct {
 	ctx   context.Context
 	p     program.Program
-	rec   *explore.Recorder
+	sink  smcSink
 	races raceReporter
-	locs  *locRegistry
 	vsc   VerifySC
 	// good is GoodW of the current call: the allowed sources of every read
 	// (and acquire) of X.
-	good      map[program.EventID][]program.EventID
-	ancestors map[program.EventID]*rvfAncestor
+	good map[program.EventID][]program.EventID
+	// anc is the innermost read mutated on the recursion path.
+	anc *rvfAncestor
+	// With several workers: the search and this call's context.
+	par *smcPar
+	pc  *smcCtx
 }
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
@@ -93,7 +120,10 @@ type rvfSMC struct {
 // true if the exploration must stop.
 func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution) bool {
 	if s.ctx.Err() != nil {
-		s.rec.Stop(stopReason(s.ctx))
+		s.sink.Stop(stopReason(s.ctx), false)
+		return true
+	}
+	if s.pc != nil && s.pc.done() {
 		return true
 	}
 	// Line 1: σ̃ := σ∘σ̂, σ̂ a maximal extension without reads.
@@ -101,10 +131,10 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	if x == nil {
 		var err error
 		if x, _, err = runSchedule(s.p, sigma); err != nil {
-			s.rec.Extra("replay_errors", 1)
+			s.sink.Extra("replay_errors", 1)
 			return false
 		}
-		s.rec.Extra("replays", 1)
+		s.sink.Extra("replays", 1)
 	}
 	n := len(x.Trace().Events)
 	extendNoReads(x)
@@ -112,7 +142,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	snap.Events = snap.Events[:len(snap.Events):len(snap.Events)]
 	tr := &snap
 	s.checkValues(tr)
-	noteTrylocks(s.rec, tr)
+	noteTrylocks(s.sink, tr)
 	// Lines 2-5: the writes of σ̂ (and pending RMWs, Appendix A) are new
 	// sources for the ancestors' reads of their location.
 	for i := n; i < len(tr.Events); i++ {
@@ -137,7 +167,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	}
 	if over, _ := x.Done(); over || len(mutate) == 0 {
 		// A maximal trace: the leaf of its class.
-		return s.rec.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
+		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 	}
 	guide := tr.Schedule()
 	if s.learnCASArgs(x, guide, mutate) {
@@ -163,39 +193,78 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		}
 		// Lines 17-18: the visible sources C allows, grouped by value.
 		q := &rvfQuery{tr: tr, h: mhb, r: r, guide: guide, plain: plain, active: activeOf(tr, &r)}
+		anc := &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, up: s.anc}
+		anc.signal.Store(backtrack)
+		var pending []*rvfChild // children in contexts of their own, in order
+		abandon := func() {
+			for _, c := range pending {
+				c.t.ctx.dead.Store(true)
+			}
+		}
 		for _, group := range s.sources(tr, mhb, r, C[r.ID()]) {
+			for len(pending) > 0 && pending[0].t.finished() {
+				c := pending[0]
+				pending = pending[1:]
+				if s.pc.commit(c.k.pc, nil) || c.t.stop {
+					abandon()
+					return true
+				}
+			}
 			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
 			s.good[r.ID()] = group
 			w, err := s.witness(q, group)
 			delete(s.good, r.ID())
 			if err != nil {
 				if s.ctx.Err() != nil {
-					s.rec.Stop(stopReason(s.ctx))
+					s.sink.Stop(stopReason(s.ctx), false)
+					abandon()
 					return true
 				}
-				s.rec.Extra("decider_errors", 1)
+				s.sink.Extra("decider_errors", 1)
 				continue
 			}
 			if w == nil {
 				continue
 			}
 			// Lines 23-28.
-			s.good[r.ID()] = group
-			s.ancestors[r.ID()] = &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, signal: backtrack}
 			var live program.Execution
 			if x != nil && len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain) {
 				// σ' = σ̃∘r: the child goes on from x instead of running σ' again.
 				x.Step(r.Thread)
 				live, x = x, nil
 			}
-			stop := s.call(w, C.clone(), live)
-			backtrack = s.ancestors[r.ID()].signal
-			delete(s.ancestors, r.ID())
-			delete(s.good, r.ID())
-			if stop {
+			spawned := s.par != nil && s.par.trySlot()
+			if !spawned && len(pending) == 0 {
+				s.good[r.ID()] = group
+				s.anc = anc
+				stop := s.call(w, C.clone(), live)
+				s.anc = anc.up
+				delete(s.good, r.ID())
+				if stop {
+					return true
+				}
+				continue
+			}
+			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
+			c.t.ctx = c.k.pc
+			pending = append(pending, c)
+			run := func() bool { return c.k.call(w, C.clone(), live) }
+			if spawned {
+				s.par.goHeld(&c.t, run)
+			} else {
+				s.par.inline(&c.t, run)
+			}
+		}
+		for len(pending) > 0 {
+			c := pending[0]
+			s.par.wait(&c.t)
+			pending = pending[1:]
+			if s.pc.commit(c.k.pc, nil) || c.t.stop {
+				abandon()
 				return true
 			}
 		}
+		backtrack = anc.signal.Load()
 		// Lines 29-30: C(r)(thr) := |E(σ̃)_thr|.
 		cnt := make([]int32, len(tr.Threads))
 		for i := range tr.Events {
@@ -204,7 +273,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		C[r.ID()] = cnt
 	}
 	if len(mutate) > 0 {
-		s.rec.Extra("pruned_by_backtrack", float64(len(mutate)))
+		s.sink.Extra("pruned_by_backtrack", float64(len(mutate)))
 	}
 	return false
 }
@@ -212,9 +281,9 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 // signal sets the backtrack signal of every ancestor read of loc in
 // another thread than t (lines 3-5).
 func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
-	for _, a := range s.ancestors {
+	for a := s.anc; a != nil; a = a.up {
 		if a.loc == loc && a.thread != t {
-			a.signal = true
+			a.signal.Store(true)
 		}
 	}
 }
@@ -295,7 +364,7 @@ type rvfQuery struct {
 func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule, error) {
 	r := q.r
 	if slices.Contains(group, q.active) && !validateWitnesses {
-		s.rec.Extra("guided_witnesses", 1)
+		s.sink.Extra("guided_witnesses", 1)
 		return append(slices.Clone(q.plain), r.ID()), nil
 	}
 	v := q.tr.InitValue(r.Loc)
@@ -325,7 +394,7 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 			}
 		}
 		var err error
-		if inst, err = smcInstance(program.GoodWrites, q.tr, s.locs, evs, srcs, append(slices.Clone(q.guide), r.ID())); err != nil {
+		if inst, err = smcInstance(program.GoodWrites, q.tr, evs, srcs, append(slices.Clone(q.guide), r.ID())); err != nil {
 			return nil, err
 		}
 		q.inst[half] = inst
@@ -344,7 +413,7 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 	if r.Kind == program.Read {
 		inst.Events[d].Value = v
 	}
-	s.rec.Extra("verifysc_queries", 1)
+	s.sink.Extra("verifysc_queries", 1)
 	w, ok, err := s.vsc.Decide(s.ctx, inst)
 	if err != nil || !ok {
 		return nil, err
@@ -385,7 +454,7 @@ func (s *rvfSMC) checkValues(tr *program.Trace) {
 			src = tr.Events[rf[i]].ID()
 		}
 		if !slices.Contains(g, src) {
-			s.rec.Extra("rf_mismatches", 1)
+			s.sink.Extra("rf_mismatches", 1)
 		}
 	}
 }
@@ -397,13 +466,32 @@ func (s *rvfSMC) predictRace(tr *program.Trace) func(a, b int32) (program.Schedu
 	return func(a, b int32) (program.Schedule, bool) {
 		q := program.NewSeedQuery(tr, nil)
 		q.Race = [2]int32{a, b}
-		s.rec.Extra("race_queries", 1)
+		s.sink.Extra("race_queries", 1)
 		ans, err := Seeder{}.Seed(s.ctx, q)
 		if err != nil || !ans.Sat {
 			return nil, false
 		}
 		return ans.Schedule, true
 	}
+}
+
+// rvfChild is a child call that runs in a context of its own.
+type rvfChild struct {
+	k *rvfSMC
+	t smcTask
+}
+
+// fork returns a context for the child call that gives read r the sources
+// group, under the ancestor anc.
+func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncestor) *rvfSMC {
+	k := &rvfSMC{ctx: s.ctx, p: s.p, par: s.par, pc: s.pc.child(), anc: anc,
+		good: make(map[program.EventID][]program.EventID, len(s.good)+1)}
+	for id, g := range s.good {
+		k.good[id] = g
+	}
+	k.good[r] = group
+	k.sink, k.races = k.pc, raceReporter{sink: k.pc}
+	return k
 }
 
 func (c rvfCausal) clone() rvfCausal {
@@ -427,7 +515,7 @@ func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutat
 		if over, _ := x.Done(); over {
 			var err error
 			if x, _, err = runSchedule(s.p, sigma); err != nil {
-				s.rec.Extra("replay_errors", 1)
+				s.sink.Extra("replay_errors", 1)
 				return true
 			}
 		}

@@ -1,0 +1,204 @@
+package explicit
+
+// This file runs the loop of lines 12-15 of ReadsFrom-SMC
+// (002_29f9f830801bf5b9.txt, Algorithm 1; rfsmc.go) on several workers,
+// by the scheme of rfsmc_parallel.go: the schedules of a call are its
+// children, in the order of the sequential loop (reads of Ê from the last,
+// each position's schedules in the order found); a child runs in a context
+// of its own unless every child before it is committed; children are
+// committed in that order, their proposals for this call's positions (or
+// outer ones) applied as the sequential search would have applied them.
+
+// rfOut is a proposal for a position of an outer context, kept in a log
+// until it is committed: ⟨σ, E″⟩, or only σ's key when τ″·σ had no
+// witness (the key still makes later proposals of σ redundant).
+type rfOut struct {
+	pos   int
+	key   string
+	sched *rfSchedule
+}
+
+func (s *rfSMC) lock() {
+	if s.par != nil {
+		s.par.rw.Lock()
+	}
+}
+
+func (s *rfSMC) unlock() {
+	if s.par != nil {
+		s.par.rw.Unlock()
+	}
+}
+
+// outer returns the schedule set of position p of an outer context, or
+// nil.
+func (s *rfSMC) outer(p int) *rfSchedules {
+	if s.par == nil {
+		return nil
+	}
+	s.par.rw.RLock()
+	defer s.par.rw.RUnlock()
+	for u := s.up; u != nil; u = u.up {
+		if set := u.sched[p]; set != nil {
+			return set
+		}
+	}
+	return nil
+}
+
+// outerHas reports whether the outer set holds key k: a proposal committed
+// before this context's in depth-first order.
+func (s *rfSMC) outerHas(set *rfSchedules, k string) bool {
+	s.par.rw.RLock()
+	defer s.par.rw.RUnlock()
+	return set.keys[k]
+}
+
+// fork returns a context for the child call that explores schedule sc at
+// position p.
+func (s *rfSMC) fork(p int, sc rfSchedule) *rfSMC {
+	k := &rfSMC{ctx: s.ctx, p: s.p, sched: map[int]*rfSchedules{}, par: s.par, pc: s.pc.child(), up: s}
+	k.sink, k.races = k.pc, raceReporter{sink: k.pc}
+	k.seq = make([]rfNode, p, p+len(sc.sigma))
+	copy(k.seq, s.seq[:p])
+	k.seq = append(k.seq, sc.sigma...)
+	return k
+}
+
+// rfChild is a child call of children that runs in a context of its own.
+type rfChild struct {
+	pos, j int // position and index of its schedule
+	k      *rfSMC
+	t      smcTask
+}
+
+// before reports whether c comes before the schedule (pos, j) in the
+// order of the sequential loop.
+func (c *rfChild) before(pos, j int) bool { return c.pos > pos || c.pos == pos && c.j < j }
+
+// children is lines 12-15 with several workers: it explores the schedules
+// of the positions reads (the reads of Ê) and returns true if the
+// exploration must stop.
+func (s *rfSMC) children(reads []int) (stop bool) {
+	var pending []*rfChild // in the order of the sequential loop
+	defer func() {
+		for _, c := range pending {
+			c.t.ctx.dead.Store(true)
+		}
+		s.lock()
+		for _, p := range reads {
+			delete(s.sched, p) // line 15
+		}
+		s.unlock()
+	}()
+	for {
+		// A finished child is committed when it is the first in the
+		// order: before every pending child and every known schedule not
+		// dispatched yet (one that an earlier commit added above it).
+		for len(pending) > 0 && pending[0].t.finished() && !s.waiting(reads, pending[0].pos) {
+			c := pending[0]
+			pending = pending[1:]
+			if s.commit(c.k) || c.t.stop {
+				return true
+			}
+		}
+		// The next schedule in the order of the sequential loop among
+		// those known: a schedule committed later at a position above
+		// it still comes before it, and pending stays in that order.
+		next := -1
+		for i := len(reads) - 1; i >= 0; i-- {
+			if set := s.sched[reads[i]]; set != nil && set.next < len(set.list) {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			if len(pending) == 0 {
+				return false
+			}
+			s.par.wait(&pending[0].t)
+			continue
+		}
+		p := reads[next]
+		set := s.sched[p]
+		j := set.next
+		set.next++
+		sc := set.list[j]
+		spawned := s.par.trySlot()
+		if !spawned && len(pending) == 0 {
+			// Every child before it is committed: run it directly, as
+			// the sequential loop does. The positions above p are done.
+			s.lock()
+			for _, q := range reads[next+1:] {
+				delete(s.sched, q)
+			}
+			s.unlock()
+			s.seq = append(s.seq[:p], sc.sigma...)
+			if s.call(p+len(sc.sigma), sc.witness) {
+				return true
+			}
+			continue
+		}
+		c := &rfChild{pos: p, j: j, k: s.fork(p, sc)}
+		c.t.ctx = c.k.pc
+		at := len(pending)
+		for at > 0 && !pending[at-1].before(p, j) {
+			at--
+		}
+		pending = append(pending, nil)
+		copy(pending[at+1:], pending[at:])
+		pending[at] = c
+		run := func() bool { return c.k.call(p+len(sc.sigma), sc.witness) }
+		if spawned {
+			s.par.goHeld(&c.t, run)
+		} else {
+			s.par.inline(&c.t, run)
+		}
+	}
+}
+
+// waiting reports whether a schedule at a position of reads above pos is
+// known but not dispatched yet.
+func (s *rfSMC) waiting(reads []int, pos int) bool {
+	for i := len(reads) - 1; i >= 0 && reads[i] > pos; i-- {
+		if set := s.sched[reads[i]]; set != nil && set.next < len(set.list) {
+			return true
+		}
+	}
+	return false
+}
+
+// commit takes over the log of the finished child context k: proposals
+// for positions of this context join their sets unless a proposal before
+// them had the key; the rest goes on to this context's log. It returns
+// true if the exploration must stop.
+func (s *rfSMC) commit(k *rfSMC) bool {
+	return s.pc.commit(k.pc, func(o *rfOut) bool {
+		set := s.sched[o.pos]
+		if set == nil {
+			// An outer position: on to this context's log, unless this
+			// context proposed the key before.
+			if s.outKeys[o.pos][o.key] {
+				return true
+			}
+			if s.outKeys == nil {
+				s.outKeys = map[int]map[string]bool{}
+			}
+			if s.outKeys[o.pos] == nil {
+				s.outKeys[o.pos] = map[string]bool{}
+			}
+			s.outKeys[o.pos][o.key] = true
+			return false
+		}
+		s.lock()
+		defer s.unlock()
+		if !set.keys[o.key] {
+			set.keys[o.key] = true
+			if o.sched != nil {
+				s.sink.Extra("schedules", 1)
+				set.list = append(set.list, *o.sched)
+			}
+		}
+		return true
+	})
+}
