@@ -84,10 +84,19 @@ type query struct {
 	// lock), which a seed ending at r cannot contain.
 	relax   bool
 	relaxed bool // the answer came from the relaxed query
-	ans     program.SeedAnswer
-	err     error
-	by      string
-	dur     time.Duration
+	// key is the canonical map of the child a seed gives when the query
+	// is answered as asked ("" for race and deadlock queries); asked
+	// whether it was (see solveLevel).
+	key   string
+	asked bool
+	// relaxKey is the key of the relaxed child; relaxing is set when the
+	// query is asked again relaxed.
+	relaxKey string
+	relaxing bool
+	ans      program.SeedAnswer
+	err      error
+	by       string
+	dur      time.Duration
 }
 
 // Explore runs MCR on p.
@@ -146,20 +155,8 @@ func (e *explorer) run(ctx context.Context) *explore.Result {
 		for i, n := range level {
 			qs = append(qs, e.queries(i, n)...)
 		}
-		// 3. solve them, in parallel across nodes; a node's queries run in
-		// order on fresh deciders, so that a solver's answer cannot depend
-		// on which queries the same context saw before (Z3 models do)
-		byNode := make([][]*query, len(level))
-		for _, q := range qs {
-			byNode[q.node] = append(byNode[q.node], q)
-		}
-		parallel.ForEach(ctx, e.workers, len(level), func(_, i int) {
-			ds := &deciders{e: e}
-			defer ds.close()
-			for _, q := range byNode[i] {
-				ds.solve(ctx, q)
-			}
-		})
+		// 3. solve them (see solveLevel)
+		e.solveLevel(ctx, len(level), qs)
 		if ctx.Err() != nil {
 			e.rec.Stop(stopReason(ctx))
 			break
@@ -177,6 +174,90 @@ func (e *explorer) run(ctx context.Context) *explore.Result {
 	}
 	return e.rec.Result()
 }
+
+// solveLevel answers the queries of one level, in parallel across nodes.
+// A node's queries run in order on fresh deciders, so that a solver's
+// answer cannot depend on which queries the same context saw before (Z3
+// models do). Seed queries whose children would have the same map form a
+// group: only the first is asked, and the next one only if no earlier one
+// gave the child that map, in rounds; the others are skipped (counted as
+// duplicates avoided in merge). The rounds depend only on the answers,
+// never on timing, so the result does not depend on the number of workers.
+func (e *explorer) solveLevel(ctx context.Context, nodes int, qs []*query) {
+	type group struct {
+		key  string
+		qs   []*query
+		next int
+	}
+	groups := map[string]*group{}
+	var active []*group // groups that may still ask, in order of creation
+	join := func(q *query) {
+		g := groups[q.key]
+		if g == nil {
+			g = &group{key: q.key}
+			groups[q.key] = g
+			active = append(active, g)
+		} else if g.next == len(g.qs) {
+			active = append(active, g) // exhausted earlier, asks again
+		}
+		g.qs = append(g.qs, q)
+	}
+	for _, q := range qs {
+		join(q)
+	}
+	for ctx.Err() == nil && len(active) > 0 {
+		byNode := make([][]*query, nodes)
+		var asked []*query
+		still := active[:0]
+		for _, g := range active {
+			n := 1
+			if g.key == "" { // race and deadlock queries: all at once
+				n = len(g.qs)
+			} else if g.next > 0 && g.qs[g.next-1].gaveKey() {
+				g.next = len(g.qs) // done: the rest are duplicates
+				continue
+			}
+			for ; n > 0 && g.next < len(g.qs); n-- {
+				q := g.qs[g.next]
+				g.next++
+				q.asked = true
+				byNode[q.node] = append(byNode[q.node], q)
+				asked = append(asked, q)
+			}
+			if g.next < len(g.qs) {
+				still = append(still, g)
+			}
+		}
+		active = still
+		if len(asked) == 0 {
+			return
+		}
+		var busy []int // the nodes with queries this round
+		for i, l := range byNode {
+			if len(l) > 0 {
+				busy = append(busy, i)
+			}
+		}
+		parallel.ForEach(ctx, e.workers, len(busy), func(_, i int) {
+			ds := &deciders{e: e}
+			defer ds.close()
+			for _, q := range byNode[busy[i]] {
+				ds.solve(ctx, q)
+			}
+		})
+		// A seed unsatisfiable with the node's fixed reads is asked again
+		// relaxed (see query.relax), in the group of the relaxed map.
+		for _, q := range asked {
+			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && !e.visited[q.relaxKey] {
+				q.relaxing, q.asked, q.key = true, false, q.relaxKey
+				join(q)
+			}
+		}
+	}
+}
+
+// gaveKey reports whether q's answer gave the child the map q.key names.
+func (q *query) gaveKey() bool { return q.err == nil && q.ans.Sat }
 
 func stopReason(ctx context.Context) string {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -221,11 +302,23 @@ func (e *explorer) queries(ni int, n *node) []*query {
 				break
 			}
 		}
+		relaxed := len(need) == 0 && len(fixed) > 0
 		for _, v := range newValues(tr, m, r32) {
+			deref := v == 0 && ev[r].Is(program.Deref)
+			// The child's map is known before the query is solved: if
+			// another node has it already, the query is moot.
+			key := mapKey(tr, childMap(n.fixed, m, r32, v, relaxed))
+			if e.visited[key] {
+				e.rec.Extra("duplicates_avoided", 1)
+				continue
+			}
 			q := program.NewSeedQuery(tr, need)
 			q.Read, q.Value = r32, v
-			qs = append(qs, &query{node: ni, kind: qSeed, q: q, deref: v == 0 && ev[r].Is(program.Deref),
-				relax: len(need) > 0, relaxed: len(need) == 0 && len(fixed) > 0})
+			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key}
+			if sq.relax {
+				sq.relaxKey = mapKey(tr, childMap(n.fixed, m, r32, v, true))
+			}
+			qs = append(qs, sq)
 		}
 	}
 	qs = append(qs, e.raceQueries(ni, tr, m)...)
@@ -421,23 +514,24 @@ func (ds *deciders) get(fallback bool) program.SeedDecider {
 // solve answers q, relaxing a seed query when needed (see query.relax).
 func (ds *deciders) solve(ctx context.Context, q *query) {
 	start := time.Now()
-	defer func() { q.dur = time.Since(start) }()
-	ds.ask(ctx, q)
-	if q.err == nil && !q.ans.Sat && q.relax {
-		// Relax only if the fixed reads are out of reach because they need
-		// what r's thread does after r; if they are out of reach anyway,
-		// no execution in this node's space has r = v.
-		probe := *q
-		probe.q.Continue = true
-		ds.ask(ctx, &probe)
-		if probe.err != nil || !probe.ans.Sat {
-			q.err = probe.err
-			return
-		}
-		q.q.Fixed = nil
-		q.relaxed = true
+	defer func() { q.dur += time.Since(start) }()
+	if !q.relaxing {
 		ds.ask(ctx, q)
+		return
 	}
+	// Relax only if the fixed reads are out of reach because they need
+	// what r's thread does after r; if they are out of reach anyway, no
+	// execution in this node's space has r = v.
+	probe := *q
+	probe.q.Continue = true
+	ds.ask(ctx, &probe)
+	if probe.err != nil || !probe.ans.Sat {
+		q.err = probe.err
+		return
+	}
+	q.q.Fixed = nil
+	q.relaxed = true
+	ds.ask(ctx, q)
 }
 
 // ask answers q with the main decider, or the fallback when it fails.
@@ -486,6 +580,10 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			return nil, true
 		}
 		for _, q := range byNode[i] {
+			if !q.asked {
+				e.rec.Extra("duplicates_avoided", 1) // another query of its group gave the map
+				continue
+			}
 			e.count(q)
 			if q.err != nil || !q.ans.Sat {
 				continue
@@ -504,8 +602,8 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 					Locations: []explore.Location{loc(tr, q.q.Read)}, Schedule: q.ans.Schedule}, tr) {
 					return nil, true
 				}
-				child := newChild(n, n.mcm, q)
-				key := child.key(tr)
+				child := &node{seed: q.ans.Schedule, fixed: childMap(n.fixed, n.mcm, q.q.Read, q.q.Value, q.relaxed)}
+				key := mapKey(tr, child.fixed)
 				if e.visited[key] {
 					e.rec.Extra("duplicates_avoided", 1)
 					continue
@@ -542,7 +640,7 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 				for _, id := range f.Schedule {
 					child.fixed[id] = 0
 				}
-				if key := "deadlock:" + child.key(tr); !e.visited[key] {
+				if key := "deadlock:" + mapKey(tr, child.fixed); !e.visited[key] {
 					e.visited[key] = true
 					child.fixed = nil
 					next = append(next, child)
@@ -595,34 +693,34 @@ func sortedLocations(a, b explore.Location) []explore.Location {
 	return []explore.Location{a, b}
 }
 
-// newChild makes the node of a satisfiable seed query. Its map holds the
-// target with its new value, the reads in the target's causal past (its
-// existence depends on them) and, unless the query was relaxed, the
-// parent's map. Reads that only the chosen source write depends on stay
-// free: another write of the same value could serve, so they may still be
-// flipped below.
-func newChild(parent *node, m *encode.MCM, q *query) *node {
+// childMap returns the read-value map of the child that the seed (r, v)
+// of a node with map parent gives: the target with its new value, the
+// reads in the target's causal past (its existence depends on them) and,
+// unless the seed was relaxed, the parent's map. Reads that only the chosen
+// source write depends on stay free: another write of the same value could
+// serve, so they may still be flipped below.
+func childMap(parent map[program.EventID]int64, m *encode.MCM, r int32, v int64, relaxed bool) map[program.EventID]int64 {
 	tr := m.T
 	fixed := map[program.EventID]int64{}
-	past := m.Closure(q.q.Read)
+	past := m.Closure(r)
 	for i, in := range past {
 		if in && tr.Events[i].Kind == program.Read {
 			fixed[tr.Events[i].ID()] = tr.Events[i].Value
 		}
 	}
-	fixed[tr.Events[q.q.Read].ID()] = q.q.Value
-	if !q.relaxed {
-		for id, v := range parent.fixed {
-			fixed[id] = v
+	fixed[tr.Events[r].ID()] = v
+	if !relaxed {
+		for id, val := range parent {
+			fixed[id] = val
 		}
 	}
-	return &node{seed: q.ans.Schedule, fixed: fixed}
+	return fixed
 }
 
-// key is the canonical form of a node's read-value map.
-func (n *node) key(tr *program.Trace) string {
-	parts := make([]string, 0, len(n.fixed))
-	for id, v := range n.fixed {
+// mapKey is the canonical form of a read-value map.
+func mapKey(tr *program.Trace, fixed map[program.EventID]int64) string {
+	parts := make([]string, 0, len(fixed))
+	for id, v := range fixed {
 		parts = append(parts, fmt.Sprintf("%s:%d=%d", tr.Threads[id.Thread].Name, id.Index, v))
 	}
 	sort.Strings(parts)
