@@ -23,6 +23,7 @@ package mcr
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
@@ -717,12 +718,26 @@ func childMap(parent map[program.EventID]int64, m *encode.MCM, r int32, v int64,
 	return fixed
 }
 
-// mapKey is the canonical form of a read-value map.
-func mapKey(tr *program.Trace, fixed map[program.EventID]int64) string {
-	parts := make([]string, 0, len(fixed))
-	for id, v := range fixed {
-		parts = append(parts, fmt.Sprintf("%s:%d=%d", tr.Threads[id.Thread].Name, id.Index, v))
+// mapKey is the canonical form of a read-value map. Thread ids are
+// interned per program, so the key is stable across executions.
+func mapKey(_ *program.Trace, fixed map[program.EventID]int64) string {
+	type entry struct {
+		id program.EventID
+		v  int64
 	}
-	sort.Strings(parts)
-	return strings.Join(parts, ";")
+	es := make([]entry, 0, len(fixed))
+	for id, v := range fixed {
+		es = append(es, entry{id, v})
+	}
+	sort.Slice(es, func(a, b int) bool {
+		x, y := es[a].id, es[b].id
+		return x.Thread < y.Thread || x.Thread == y.Thread && x.Index < y.Index
+	})
+	buf := make([]byte, 0, 8*len(es))
+	for _, e := range es {
+		buf = binary.AppendUvarint(buf, uint64(e.id.Thread))
+		buf = binary.AppendUvarint(buf, uint64(e.id.Index))
+		buf = binary.AppendVarint(buf, e.v)
+	}
+	return string(buf)
 }
