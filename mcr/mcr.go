@@ -71,6 +71,9 @@ type node struct {
 	// reused is set when x is the execution of that earlier node, which
 	// satisfies this node's map, instead of a fresh one (see reuse.go).
 	reused *node
+	// unsat records the seed queries over x found unsatisfiable, shared
+	// by the nodes that reuse x (see unsatCache).
+	unsat *unsatCache
 }
 
 type query struct {
@@ -94,10 +97,14 @@ type query struct {
 	// query is asked again relaxed.
 	relaxKey string
 	relaxing bool
-	ans      program.SeedAnswer
-	err      error
-	by       string
-	dur      time.Duration
+	// unsat0: the query as asked was unsatisfiable; dead: so was its
+	// relaxation (or it has none), no child can come of it.
+	unsat0, dead bool
+	needs        []int32 // the fixed reads the query requires, sorted
+	ans          program.SeedAnswer
+	err          error
+	by           string
+	dur          time.Duration
 }
 
 // Explore runs MCR on p.
@@ -135,11 +142,12 @@ func (e *explorer) run(ctx context.Context) *explore.Result {
 				break
 			}
 			if a := e.index.find(n.fixed); a != nil {
-				n.x, n.reads, n.reused = a.x, a.reads, a
+				n.x, n.reads, n.reused, n.unsat = a.x, a.reads, a, a.unsat
 				continue
 			}
 			n.x, n.err = program.Replay(e.p, n.seed)
 			n.reads = readsOf(n.x.Trace())
+			n.unsat = newUnsatCache()
 			e.index.add(n)
 		}
 		parallel.ForEach(ctx, e.workers, len(level), func(_, i int) {
@@ -249,6 +257,9 @@ func (e *explorer) solveLevel(ctx context.Context, nodes int, qs []*query) {
 		// A seed unsatisfiable with the node's fixed reads is asked again
 		// relaxed (see query.relax), in the group of the relaxed map.
 		for _, q := range asked {
+			if q.kind == qSeed && !q.relaxing && q.err == nil && !q.ans.Sat {
+				q.unsat0, q.dead = true, !q.relax
+			}
 			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && !e.visited[q.relaxKey] {
 				q.relaxing, q.asked, q.key = true, false, q.relaxKey
 				join(q)
@@ -315,9 +326,20 @@ func (e *explorer) queries(ni int, n *node) []*query {
 			}
 			q := program.NewSeedQuery(tr, need)
 			q.Read, q.Value = r32, v
-			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key}
+			sq := &query{node: ni, kind: qSeed, q: q, needs: need, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key}
 			if sq.relax {
 				sq.relaxKey = mapKey(tr, childMap(n.fixed, m, r32, v, true))
+			}
+			switch n.unsat.known(r32, v, need) {
+			case knownDead:
+				e.rec.Extra("seed_queries_known_unsat", 1)
+				continue
+			case knownUnsat: // only its relaxation can give a child
+				if e.visited[sq.relaxKey] {
+					e.rec.Extra("seed_queries_known_unsat", 1)
+					continue
+				}
+				sq.relaxing, sq.unsat0, sq.key = true, true, sq.relaxKey
 			}
 			qs = append(qs, sq)
 		}
@@ -528,6 +550,7 @@ func (ds *deciders) solve(ctx context.Context, q *query) {
 	ds.ask(ctx, &probe)
 	if probe.err != nil || !probe.ans.Sat {
 		q.err = probe.err
+		q.dead = probe.err == nil
 		return
 	}
 	q.q.Fixed = nil
@@ -581,6 +604,9 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			return nil, true
 		}
 		for _, q := range byNode[i] {
+			if q.unsat0 {
+				n.unsat.add(q.q.Read, q.q.Value, q.needs, q.dead)
+			}
 			if !q.asked {
 				e.rec.Extra("duplicates_avoided", 1) // another query of its group gave the map
 				continue

@@ -128,3 +128,74 @@ func satisfies(reads, fixed map[program.EventID]int64) bool {
 	}
 	return true
 }
+
+// unsatCache remembers, per execution, the seed queries (target read,
+// value, required fixed reads) found unsatisfiable. Requiring more fixed
+// reads only removes solutions, so a query of a node that reuses the
+// execution is unsatisfiable too when a recorded one for the same target
+// and value required a subset of its fixed reads. It is read when a level's
+// queries are listed and written when they are merged, both in order, so
+// what it skips does not depend on timing.
+type unsatCache struct {
+	byTarget map[unsatTarget][]unsatEntry
+}
+
+type unsatTarget struct {
+	read  int32
+	value int64
+}
+
+type unsatEntry struct {
+	need []int32 // required fixed reads, sorted positions
+	dead bool    // the relaxation was unsatisfiable too
+}
+
+type knowledge uint8
+
+const (
+	unknown knowledge = iota
+	knownUnsat
+	knownDead
+)
+
+func newUnsatCache() *unsatCache { return &unsatCache{byTarget: map[unsatTarget][]unsatEntry{}} }
+
+func (c *unsatCache) add(r int32, v int64, need []int32, dead bool) {
+	if c == nil {
+		return
+	}
+	k := unsatTarget{r, v}
+	c.byTarget[k] = append(c.byTarget[k], unsatEntry{need, dead})
+}
+
+// known tells what is known of the query (r, v) with the sorted fixed
+// reads need.
+func (c *unsatCache) known(r int32, v int64, need []int32) knowledge {
+	if c == nil {
+		return unknown
+	}
+	best := unknown
+	for _, en := range c.byTarget[unsatTarget{r, v}] {
+		if sortedSubset(en.need, need) {
+			if en.dead {
+				return knownDead
+			}
+			best = knownUnsat
+		}
+	}
+	return best
+}
+
+// sortedSubset reports whether every element of a is in b (both sorted).
+func sortedSubset(a, b []int32) bool {
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+	}
+	return true
+}
