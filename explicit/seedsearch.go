@@ -139,7 +139,83 @@ func newSeedSearch(ctx context.Context, q program.SeedQuery) (*seedSearch, error
 			s.stop[e.Thread] = min(s.stop[e.Thread], e.Index)
 		}
 	}
+	s.cutIrrelevant()
 	return s, nil
+}
+
+// cutIrrelevant stops every thread after the last event a solution can
+// need. A found schedule is cut down to the needed events anyway (see
+// schedule), and those lie within the closure of the targets and Fixed
+// reads under: MHB predecessors, every write that could give a needed read
+// its value (same location and value), the write half of a needed RMW, and
+// the release of a needed critical section. Events beyond it only enlarge
+// the search: they write no value a needed read can use and hold no lock
+// a needed acquire waits for.
+func (s *seedSearch) cutIrrelevant() {
+	q := s.q
+	in := make([]bool, len(s.ev))
+	var work []int32
+	push := func(p int32) {
+		if p >= 0 && !in[p] {
+			in[p] = true
+			work = append(work, p)
+		}
+	}
+	push(q.Read)
+	for _, p := range q.Race {
+		push(p)
+	}
+	for _, f := range q.Fixed {
+		push(f)
+	}
+	if len(work) == 0 {
+		return
+	}
+	var writers map[[2]int64][]int32 // (location, value) -> writes
+	for len(work) > 0 {
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		s.pushPreds(p, push)
+		e := &s.ev[p]
+		switch e.Kind {
+		case program.Read:
+			if writers == nil {
+				writers = map[[2]int64][]int32{}
+				for i := range s.ev {
+					if w := &s.ev[i]; w.Kind == program.Write {
+						k := [2]int64{int64(s.loc[i]), w.Value}
+						writers[k] = append(writers[k], int32(i))
+					}
+				}
+			}
+			v := e.Value
+			if p == q.Read {
+				v = q.Value
+			}
+			for _, w := range writers[[2]int64{int64(s.loc[p]), v}] {
+				push(w)
+			}
+			if e.Is(program.RMW) && p != q.Read && e.Index+1 < int32(len(s.pos[e.Thread])) {
+				push(s.pos[e.Thread][e.Index+1])
+			}
+		case program.Acquire:
+			for _, c := range s.crit[s.loc[p]] {
+				if c.acq == p {
+					push(c.rel)
+				}
+			}
+		}
+	}
+	last := make([]int32, s.k) // per thread: 1 + index of its last needed event
+	for p, ok := range in {
+		if ok {
+			e := &s.ev[p]
+			last[e.Thread] = max(last[e.Thread], e.Index+1)
+		}
+	}
+	for th := range s.k {
+		s.stop[th] = min(s.stop[th], last[th])
+	}
 }
 
 // sstate is a search state: prefix lengths, the value of each location,
