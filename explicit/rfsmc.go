@@ -99,7 +99,7 @@ func ReadsFromSMCWorkers(ctx context.Context, p program.Program, opts explore.Op
 	s.par.slot()
 	s.call(0, nil)
 	s.par.release()
-	return s.par.result()
+	return s.par.result(s.pc)
 }
 
 // rfNode is one event of a trace with its source (for reads and acquires:

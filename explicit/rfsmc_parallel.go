@@ -106,7 +106,7 @@ type smcPar struct {
 	outs    map[[16]byte]struct{}
 	finds   map[string]int // finding key -> index in list
 	list    []explore.Finding
-	raced   map[string]bool // race keys committed by the root
+	raced   atomic.Pointer[map[string]bool] // race keys committed by the root (copied on write)
 	start   time.Time
 	lastPrg time.Time
 }
@@ -118,7 +118,7 @@ func newSMCPar(ctx context.Context, algo string, opts explore.Options, workers i
 	now := time.Now()
 	return &smcPar{ctx: ctx, opts: opts, slots: make(chan struct{}, workers),
 		stats: explore.Stats{Algorithm: algo, Complete: true}, rf: map[[16]byte]struct{}{},
-		outs: map[[16]byte]struct{}{}, finds: map[string]int{}, raced: map[string]bool{}, start: now, lastPrg: now}
+		outs: map[[16]byte]struct{}{}, finds: map[string]int{}, start: now, lastPrg: now}
 }
 
 // trySlot takes a free worker slot, if there is one.
@@ -134,13 +134,20 @@ func (p *smcPar) trySlot() bool {
 func (p *smcPar) slot()    { p.slots <- struct{}{} }
 func (p *smcPar) release() { <-p.slots }
 
-func (p *smcPar) extra(name string, v float64) {
+// flush adds the counters a context kept to the search's.
+func (p *smcPar) flush(c *smcCtx) {
+	if len(c.extra) == 0 {
+		return
+	}
 	p.mu.Lock()
 	if p.stats.Extra == nil {
 		p.stats.Extra = map[string]float64{}
 	}
-	p.stats.Extra[name] += v
+	for k, v := range c.extra {
+		p.stats.Extra[k] += v
+	}
 	p.mu.Unlock()
+	clear(c.extra)
 }
 
 func (p *smcPar) stop(reason string) {
@@ -182,9 +189,10 @@ type smcCtx struct {
 	parent *smcCtx
 	root   bool
 	log    []smcEntry
-	found  map[string]bool // race keys in log
-	keys   map[string]bool // finding keys in log
-	dead   atomic.Bool     // abandoned by its parent
+	found  map[string]bool    // race keys in log
+	keys   map[string]bool    // finding keys in log
+	dead   atomic.Bool        // abandoned by its parent
+	extra  map[string]float64 // counters of Extra, added to the search's when the context ends
 }
 
 func newRootCtx(par *smcPar) *smcCtx { return &smcCtx{par: par, root: true} }
@@ -260,12 +268,16 @@ func (c *smcCtx) RaceSeen(key string) bool {
 	if c.found[key] {
 		return true
 	}
-	c.par.mu.Lock()
-	defer c.par.mu.Unlock()
-	return c.par.raced[key]
+	m := c.par.raced.Load()
+	return m != nil && (*m)[key]
 }
 
-func (c *smcCtx) Extra(name string, v float64) { c.par.extra(name, v) }
+func (c *smcCtx) Extra(name string, v float64) {
+	if c.extra == nil {
+		c.extra = map[string]float64{}
+	}
+	c.extra[name] += v
+}
 
 func (c *smcCtx) Stop(reason string, ordered bool) {
 	if ordered {
@@ -353,8 +365,16 @@ func (p *smcPar) record(e smcEntry) bool {
 			}
 		}
 	case e.finding != nil:
-		if e.raceKey != "" {
-			p.raced[e.raceKey] = true
+		if old := p.raced.Load(); e.raceKey != "" && (old == nil || !(*old)[e.raceKey]) {
+			m := make(map[string]bool, 1)
+			if old != nil {
+				m = make(map[string]bool, len(*old)+1)
+				for k := range *old {
+					m[k] = true
+				}
+			}
+			m[e.raceKey] = true
+			p.raced.Store(&m)
 		}
 		f := *e.finding
 		if _, dup := p.finds[f.Key()]; !dup {
@@ -395,8 +415,9 @@ func (p *smcPar) snapshot() explore.Stats {
 
 // result waits for every goroutine of the search and returns the findings
 // (sorted as explore.Recorder sorts them) and the statistics.
-func (p *smcPar) result() *explore.Result {
+func (p *smcPar) result(root *smcCtx) *explore.Result {
 	p.wg.Wait()
+	p.flush(root)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	res := &explore.Result{Stats: p.snapshot(), Findings: append([]explore.Finding(nil), p.list...)}
@@ -438,6 +459,7 @@ func (p *smcPar) goHeld(t *smcTask, fn func() bool) {
 		defer p.release()
 		defer close(t.done)
 		t.stop = fn()
+		p.flush(t.ctx)
 	}()
 }
 
@@ -445,6 +467,7 @@ func (p *smcPar) goHeld(t *smcTask, fn func() bool) {
 func (p *smcPar) inline(t *smcTask, fn func() bool) {
 	t.done = make(chan struct{})
 	t.stop = fn()
+	p.flush(t.ctx)
 	close(t.done)
 }
 

@@ -81,7 +81,7 @@ func RVFSMCWorkers(ctx context.Context, p program.Program, opts explore.Options,
 	s.par.slot()
 	s.call(nil, rvfCausal{}, nil)
 	s.par.release()
-	return s.par.result()
+	return s.par.result(s.pc)
 }
 
 // rvfCausal is a causal map C: for a read, per thread the number of
@@ -250,8 +250,10 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			pending = append(pending, c)
 			run := func() bool { return c.k.call(w, C.clone(), live) }
 			if spawned {
+				s.sink.Extra("spawned_children", 1)
 				s.par.goHeld(&c.t, run)
 			} else {
+				s.sink.Extra("buffered_children", 1)
 				s.par.inline(&c.t, run)
 			}
 		}
