@@ -64,11 +64,13 @@ const (
 type node struct {
 	seed  program.Schedule
 	fixed map[program.EventID]int64 // reads the seed fixes, with their values
-	x     program.Execution
+	x     program.Execution         // the seed's execution, until its level is merged
+	tr    *program.Trace            // the trace of the node's execution
+	out   program.Outcome           // how it ended
 	err   error
 	mcm   *encode.MCM
-	reads map[program.EventID]int64 // the reads of x with their values
-	// reused is set when x is the execution of that earlier node, which
+	reads map[program.EventID]int64 // the reads of tr with their values
+	// reused is set when tr is the execution of that earlier node, which
 	// satisfies this node's map, instead of a fresh one (see reuse.go).
 	reused *node
 	// unsat records the seed queries over x found unsatisfiable, shared
@@ -129,59 +131,84 @@ type explorer struct {
 
 func (e *explorer) run(ctx context.Context) *explore.Result {
 	level := []*node{{}}
-	for depth := 0; len(level) > 0; depth++ {
-		if ctx.Err() != nil {
-			e.rec.Stop(stopReason(ctx))
-			break
-		}
-		// 1. execute the seeds, in order, each unless an execution run
-		// before satisfies its map (reuse.go); executing is cheap next
-		// to solving, and the order keeps the choice deterministic
-		for _, n := range level {
-			if ctx.Err() != nil {
-				break
+	for len(level) > 0 {
+		var next []*node
+		for len(level) > 0 {
+			batch := level[:min(len(level), batchSize)]
+			level = level[len(batch):]
+			children, stop := e.step(ctx, batch)
+			if stop {
+				return e.result()
 			}
-			if a := e.index.find(n.fixed); a != nil {
-				n.x, n.reads, n.reused, n.unsat = a.x, a.reads, a, a.unsat
-				continue
-			}
-			n.x, n.err = program.Replay(e.p, n.seed)
-			n.reads = readsOf(n.x.Trace())
-			n.unsat = newUnsatCache()
-			e.index.add(n)
-		}
-		parallel.ForEach(ctx, e.workers, len(level), func(_, i int) {
-			if n := level[i]; n.x != nil {
-				n.mcm = encode.NewMCM(n.x.Trace())
-			}
-		})
-		if ctx.Err() != nil {
-			e.rec.Stop(stopReason(ctx))
-			break
-		}
-		// 2. the queries of every node, in a fixed order
-		var qs []*query
-		for i, n := range level {
-			qs = append(qs, e.queries(i, n)...)
-		}
-		// 3. solve them (see solveLevel)
-		e.solveLevel(ctx, len(level), qs)
-		if ctx.Err() != nil {
-			e.rec.Stop(stopReason(ctx))
-			break
-		}
-		// 4. merge in order
-		next, stop := e.merge(level, qs)
-		if stop {
-			break
+			next = append(next, children...)
 		}
 		e.rec.Extra("levels", 1)
 		level = next
 	}
+	return e.result()
+}
+
+// batchSize is how many nodes of a level are executed, queried, solved and
+// merged together. It bounds the memory a wide level takes (models, queries,
+// answers) while leaving enough nodes to solve in parallel. It is a
+// constant, so results do not depend on the number of workers.
+const batchSize = 256
+
+func (e *explorer) result() *explore.Result {
 	if e.initErr != nil {
 		e.rec.Stop("decider unavailable: " + e.initErr.Error())
 	}
 	return e.rec.Result()
+}
+
+// step processes one batch of a level's nodes and returns their children;
+// stop is true when the exploration must end.
+func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop bool) {
+	if ctx.Err() != nil {
+		e.rec.Stop(stopReason(ctx))
+		return nil, true
+	}
+	// 1. execute the seeds, in order, each unless an execution run before
+	// satisfies its map (reuse.go); executing is cheap next to solving,
+	// and the order keeps the choice deterministic
+	for _, n := range batch {
+		if a := e.index.find(n.fixed); a != nil {
+			n.tr, n.reads, n.reused, n.unsat = a.tr, a.reads, a, a.unsat
+			continue
+		}
+		n.x, n.err = program.Replay(e.p, n.seed)
+		n.tr = n.x.Trace()
+		_, n.out = n.x.Done()
+		n.reads = readsOf(n.tr)
+		n.unsat = newUnsatCache()
+		e.index.add(n)
+	}
+	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
+		batch[i].mcm = encode.NewMCM(batch[i].tr)
+	})
+	if ctx.Err() != nil {
+		e.rec.Stop(stopReason(ctx))
+		return nil, true
+	}
+	// 2. the queries of every node, in a fixed order
+	var qs []*query
+	for i, n := range batch {
+		qs = append(qs, e.queries(i, n)...)
+	}
+	// 3. solve them (see solveLevel)
+	e.solveLevel(ctx, len(batch), qs)
+	if ctx.Err() != nil {
+		e.rec.Stop(stopReason(ctx))
+		return nil, true
+	}
+	// 4. merge in order
+	next, stop = e.merge(batch, qs)
+	// Only the index keeps the nodes, for their traces; the interpreter
+	// states go, and models are rebuilt on reuse.
+	for _, n := range batch {
+		n.x, n.mcm = nil, nil
+	}
+	return next, stop
 }
 
 // solveLevel answers the queries of one level, in parallel across nodes.
@@ -280,7 +307,7 @@ func stopReason(ctx context.Context) string {
 
 // queries lists the seed, race and deadlock queries of node n.
 func (e *explorer) queries(ni int, n *node) []*query {
-	tr := n.x.Trace()
+	tr := n.tr
 	m := n.mcm
 	ev := tr.Events
 	pos := map[program.EventID]int32{}
@@ -596,7 +623,7 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 		if n.err != nil {
 			e.rec.Extra("seed_replay_failures", 1)
 		}
-		tr := n.x.Trace()
+		tr := n.tr
 		e.checkFixed(n)
 		if n.reused != nil {
 			e.rec.Extra("executions_reused", 1)

@@ -45,12 +45,12 @@ func reusable(n *node) bool {
 	if n.err != nil {
 		return false
 	}
-	_, out := n.x.Done()
+	out := n.out
 	switch {
 	case out.Kind == program.Normal || out.Kind == program.Deadlock:
 		return true
 	case out.Kind.IsViolation():
-		return othersEnded(n.x.Trace(), out.Thread)
+		return othersEnded(n.tr, out.Thread)
 	}
 	return false
 }
