@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"time"
 
 	"mcr/program"
 	"mcr/program/cfront"
@@ -142,5 +143,22 @@ func TestSMCWorkersRandom(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", name, err, src)
 		}
 		sameForWorkers(t, name, p, explore.Options{KeepGoing: true})
+	}
+}
+
+// TestSMCWorkersTimeout: a parallel search cut by its context returns an
+// incomplete result, after all its goroutines ended.
+func TestSMCWorkersTimeout(t *testing.T) {
+	p, err := cfront.Load("../testdata/c/account.c", cfront.Options{Defines: []string{"N=5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []func(context.Context, program.Program, explore.Options, int) *explore.Result{ReadsFromSMCWorkers, RVFSMCWorkers} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		res := run(ctx, p, explore.Options{KeepGoing: true}, 2)
+		cancel()
+		if res.Stats.Complete || res.Stats.Stopped != "timeout" {
+			t.Errorf("%s: complete %v, stopped %q", res.Stats.Algorithm, res.Stats.Complete, res.Stats.Stopped)
+		}
 	}
 }
