@@ -143,11 +143,11 @@ func (p *smcPar) flush(c *smcCtx) {
 	if p.stats.Extra == nil {
 		p.stats.Extra = map[string]float64{}
 	}
-	for k, v := range c.extra {
-		p.stats.Extra[k] += v
+	for _, x := range c.extra {
+		p.stats.Extra[x.name] += x.v
 	}
 	p.mu.Unlock()
-	clear(c.extra)
+	c.extra = c.extra[:0]
 }
 
 func (p *smcPar) stop(reason string) {
@@ -189,10 +189,17 @@ type smcCtx struct {
 	parent *smcCtx
 	root   bool
 	log    []smcEntry
-	found  map[string]bool    // race keys in log
-	keys   map[string]bool    // finding keys in log
-	dead   atomic.Bool        // abandoned by its parent
-	extra  map[string]float64 // counters of Extra, added to the search's when the context ends
+	found  map[string]bool // race keys in log
+	keys   map[string]bool // finding keys in log
+	dead   atomic.Bool     // abandoned by its parent
+	extra  []smcCounter    // counters of Extra, added to the search's when the context ends
+}
+
+// smcCounter is one counter of Extra (a context has a handful: a slice
+// is cheaper than a map).
+type smcCounter struct {
+	name string
+	v    float64
 }
 
 func newRootCtx(par *smcPar) *smcCtx { return &smcCtx{par: par, root: true} }
@@ -273,10 +280,13 @@ func (c *smcCtx) RaceSeen(key string) bool {
 }
 
 func (c *smcCtx) Extra(name string, v float64) {
-	if c.extra == nil {
-		c.extra = map[string]float64{}
+	for i := range c.extra {
+		if c.extra[i].name == name {
+			c.extra[i].v += v
+			return
+		}
 	}
-	c.extra[name] += v
+	c.extra = append(c.extra, smcCounter{name, v})
 }
 
 func (c *smcCtx) Stop(reason string, ordered bool) {

@@ -124,7 +124,9 @@ func (s *rfSMC) children(reads []int) (stop bool) {
 		j := set.next
 		set.next++
 		sc := set.list[j]
-		spawned := s.par.trySlot()
+		// Another worker takes the child only if this one has another
+		// known schedule to run meanwhile (else it would only wait).
+		spawned := s.more(reads, next) && s.par.trySlot()
 		if !spawned && len(pending) == 0 {
 			// Every child before it is committed: run it directly, as
 			// the sequential loop does. The positions above p are done.
@@ -157,6 +159,17 @@ func (s *rfSMC) children(reads []int) (stop bool) {
 			s.par.inline(&c.t, run)
 		}
 	}
+}
+
+// more reports whether a schedule at or below reads[next] is known but not
+// dispatched yet.
+func (s *rfSMC) more(reads []int, next int) bool {
+	for i := next; i >= 0; i-- {
+		if set := s.sched[reads[i]]; set != nil && set.next < len(set.list) {
+			return true
+		}
+	}
+	return false
 }
 
 // waiting reports whether a schedule at a position of reads above pos is

@@ -201,7 +201,8 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 				c.t.ctx.dead.Store(true)
 			}
 		}
-		for _, group := range s.sources(tr, mhb, r, C[r.ID()]) {
+		groups := s.sources(tr, mhb, r, C[r.ID()])
+		for gi, group := range groups {
 			for len(pending) > 0 && pending[0].t.finished() {
 				c := pending[0]
 				pending = pending[1:]
@@ -233,7 +234,9 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 				x.Step(r.Thread)
 				live, x = x, nil
 			}
-			spawned := s.par != nil && s.par.trySlot()
+			// Another worker takes the child only if this one has another
+			// child to run meanwhile (else it would only wait for it).
+			spawned := s.par != nil && gi+1 < len(groups) && s.par.trySlot()
 			if !spawned && len(pending) == 0 {
 				s.good[r.ID()] = group
 				s.anc = anc
