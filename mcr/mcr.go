@@ -190,10 +190,22 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 		e.rec.Stop(stopReason(ctx))
 		return nil, true
 	}
-	// 2. the queries of every node, in a fixed order
+	// 2. the queries of every node, listed in parallel (queries only reads
+	// the explorer's state), kept in node order
+	perNode := make([][]*query, len(batch))
+	skipped := make([]skips, len(batch))
+	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
+		perNode[i], skipped[i] = e.queries(i, batch[i])
+	})
 	var qs []*query
-	for i, n := range batch {
-		qs = append(qs, e.queries(i, n)...)
+	for i := range batch {
+		qs = append(qs, perNode[i]...)
+		if d := skipped[i].duplicates; d > 0 {
+			e.rec.Extra("duplicates_avoided", float64(d))
+		}
+		if k := skipped[i].knownUnsat; k > 0 {
+			e.rec.Extra("seed_queries_known_unsat", float64(k))
+		}
 	}
 	// 3. solve them (see solveLevel)
 	e.solveLevel(ctx, len(batch), qs)
@@ -306,7 +318,7 @@ func stopReason(ctx context.Context) string {
 }
 
 // queries lists the seed, race and deadlock queries of node n.
-func (e *explorer) queries(ni int, n *node) []*query {
+func (e *explorer) queries(ni int, n *node) (qs []*query, skipped skips) {
 	tr := n.tr
 	m := n.mcm
 	ev := tr.Events
@@ -325,7 +337,6 @@ func (e *explorer) queries(ni int, n *node) []*query {
 	for _, f := range fixed {
 		isFixed[f] = true
 	}
-	var qs []*query
 	// seeds: every read outside the map, every new value on its location
 	for r := range ev {
 		r32 := int32(r)
@@ -348,7 +359,7 @@ func (e *explorer) queries(ni int, n *node) []*query {
 			// another node has it already, the query is moot.
 			key := mapKey(tr, childMap(n.fixed, m, r32, v, relaxed))
 			if e.visited[key] {
-				e.rec.Extra("duplicates_avoided", 1)
+				skipped.duplicates++
 				continue
 			}
 			q := program.NewSeedQuery(tr, need)
@@ -359,11 +370,11 @@ func (e *explorer) queries(ni int, n *node) []*query {
 			}
 			switch n.unsat.known(r32, v, need) {
 			case knownDead:
-				e.rec.Extra("seed_queries_known_unsat", 1)
+				skipped.knownUnsat++
 				continue
 			case knownUnsat: // only its relaxation can give a child
 				if e.visited[sq.relaxKey] {
-					e.rec.Extra("seed_queries_known_unsat", 1)
+					skipped.knownUnsat++
 					continue
 				}
 				sq.relaxing, sq.unsat0, sq.key = true, true, sq.relaxKey
@@ -373,7 +384,13 @@ func (e *explorer) queries(ni int, n *node) []*query {
 	}
 	qs = append(qs, e.raceQueries(ni, tr, m)...)
 	qs = append(qs, deadlockQueries(ni, tr, m)...)
-	return qs
+	return qs, skipped
+}
+
+// skips counts the seed queries queries did not list.
+type skips struct {
+	duplicates int // the child's map is another node's
+	knownUnsat int // see unsatCache
 }
 
 // newValues lists, in increasing order, the values other than r's own that
