@@ -52,8 +52,10 @@ value. Each finding comes with a witness schedule that an independent
 checker has replayed. STD traces have no values: their reads keep the
 writes they read from instead.
 
-The trace is read window by window (--window events each, 0 = all at once);
-pairs of events in different windows are not examined.
+The trace is read window by window (--window events each, 0 = all at once;
+a rest of at most half a window joins the last one, so a trace of up to 1.5
+windows is analysed whole); pairs of events in different windows are not
+examined.
 
 Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (timeout,
 interruption, or a query cap left a location pair undecided).`,

@@ -46,7 +46,9 @@
 //     (Options.MaxQueries before its witness, Options.CountQueries after),
 //     after which its counts are lower bounds (Race.AtLeast).
 //   - Windows. Like RVPredict, the trace is cut into consecutive windows of
-//     Options.Window events, each analysed as a trace of its own whose
+//     Options.Window events (a rest of at most half a window joins the
+//     last one, so a trace of up to 1.5 windows is analysed whole; the
+//     stream reads that far ahead), each analysed as a trace of its own whose
 //     initial memory is the memory before it; threads forked earlier start
 //     at once, threads joined earlier are over, and a lock held at the
 //     window's start is modelled by a synthetic write after its release

@@ -24,8 +24,9 @@ type Options struct {
 	// Workers is the number of parallel workers, each with its own
 	// deciders; <= 0 means one per CPU.
 	Workers int
-	// Window is the number of trace events per window; 0 analyses the
-	// whole trace at once, < 0 means DefaultWindow.
+	// Window is the number of trace events per window (a rest of at most
+	// Window/2 events joins the last window); 0 analyses the whole trace
+	// at once, < 0 means DefaultWindow.
 	Window int
 	// QueryTimeout bounds one decider query (0: one minute). A query that
 	// times out is "unknown" and makes the result incomplete.

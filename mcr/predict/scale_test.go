@@ -146,3 +146,18 @@ func BenchmarkPredict1M(b *testing.B) {
 		b.ReportMetric(float64(s.Queries), "queries")
 	}
 }
+
+// TestWindowTail checks that a rest of at most half a window joins the last
+// window and that a longer rest is a window of its own.
+func TestWindowTail(t *testing.T) {
+	for _, c := range []struct{ events, windows int }{{1000, 1}, {1500, 1}, {1501, 2}, {2400, 2}, {2600, 3}} {
+		opts := predict.Options{Decider: "explicit", Window: 1000, MaxQueryEvents: 1} // no queries: only the windows count
+		res, err := predict.File(context.Background(), writeSynthetic(t, c.events), tracefile.Options{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := res.Stats; s.Events != int64(c.events) || s.Windows != c.windows {
+			t.Errorf("%d events in windows of 1000: %d events, %d windows, want %d", c.events, s.Events, s.Windows, c.windows)
+		}
+	}
+}

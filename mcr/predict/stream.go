@@ -31,8 +31,10 @@ type source interface {
 	Next() (program.Event, error)
 	Threads() []program.Thread
 	LocName(program.Loc) string
-	// Where names the last event returned, for errors.
-	Where() string
+	// Mark identifies the last event returned, for errors; WhereAt names
+	// the event of a mark (file and line, or event number).
+	Mark() int64
+	WhereAt(mark int64) string
 	File() string
 }
 
@@ -54,11 +56,21 @@ func (s *fileSource) Next() (program.Event, error) {
 func (s *fileSource) Threads() []program.Thread    { return s.r.Threads() }
 func (s *fileSource) LocName(l program.Loc) string { return s.names(l) }
 func (s *fileSource) File() string                 { return s.name }
-func (s *fileSource) Where() string {
+
+// Mark is the line number, or minus one minus the event number when the
+// format has no lines.
+func (s *fileSource) Mark() int64 {
 	if l := s.r.Line(); l > 0 {
-		return fmt.Sprintf("%s:%d", s.name, l)
+		return int64(l)
 	}
-	return fmt.Sprintf("%s: event %d", s.name, s.n-1)
+	return -s.n
+}
+
+func (s *fileSource) WhereAt(m int64) string {
+	if m > 0 {
+		return fmt.Sprintf("%s:%d", s.name, m)
+	}
+	return fmt.Sprintf("%s: event %d", s.name, -m-1)
 }
 
 // traceSource walks a trace in memory.
@@ -77,12 +89,13 @@ func (s *traceSource) Next() (program.Event, error) {
 func (s *traceSource) Threads() []program.Thread    { return s.t.Threads }
 func (s *traceSource) LocName(l program.Loc) string { return s.t.LocName(l) }
 func (s *traceSource) File() string                 { return s.t.File }
-func (s *traceSource) Where() string {
+func (s *traceSource) Mark() int64                  { return int64(s.i - 1) }
+func (s *traceSource) WhereAt(m int64) string {
 	name := s.t.File
 	if name == "" {
 		name = "trace"
 	}
-	return fmt.Sprintf("%s: event %d", name, s.i-1)
+	return fmt.Sprintf("%s: event %d", name, m)
 }
 
 // stream is the state carried from window to window.
@@ -102,9 +115,18 @@ type stream struct {
 	forked    map[program.ThreadID]bool
 	joined    map[program.ThreadID]bool
 	rmw       program.ThreadID // thread whose RMW write half must come next, or -1
-	eof       bool
-	dropped   int64 // nested acquires and releases dropped
-	lateForks int64 // forks of threads that had already run
+	eof       bool             // the last window is out
+	srcDone   bool             // the source is exhausted
+	ahead     []pending        // events read from the source but not yet added
+	mark      int64            // the source's mark of the last event added
+	dropped   int64            // nested acquires and releases dropped
+	lateForks int64            // forks of threads that had already run
+}
+
+// pending is an event read ahead, with its source mark.
+type pending struct {
+	e    program.Event
+	mark int64
 }
 
 type lockKey struct {
@@ -120,28 +142,53 @@ func newStream(src source, rf bool, size int, init func(program.Loc) int64) *str
 	return s
 }
 
-// next returns the next window, or nil after the last. Errors: malformed
-// input (from the reader) or an InputError.
+// next returns the next window, or nil after the last. A rest of the
+// trace of at most half a window joins the window before it (read ahead),
+// so that a trace of up to 1.5 windows is analysed whole. Errors:
+// malformed input (from the reader) or an InputError.
 func (s *stream) next() (*window, error) {
 	if s.eof {
 		return nil, nil
 	}
 	b := newBuilder(s)
 	for s.size == 0 || b.real < s.size || s.rmw >= 0 {
-		e, err := s.src.Next()
-		if errors.Is(err, io.EOF) {
-			s.eof = true
-			if s.rmw >= 0 {
-				return nil, s.errorf("the trace ends between a read-modify-write's read and its write")
-			}
-			break
-		}
+		e, ok, err := s.read()
 		if err != nil {
 			return nil, err
+		}
+		if !ok {
+			s.eof = true
+			break
 		}
 		if err := s.add(b, e); err != nil {
 			return nil, err
 		}
+	}
+	if !s.eof && s.size > 0 {
+		for !s.srcDone && len(s.ahead) <= s.size/2 {
+			e, err := s.src.Next()
+			if errors.Is(err, io.EOF) {
+				s.srcDone = true
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			s.ahead = append(s.ahead, pending{e, s.src.Mark()})
+		}
+		for s.srcDone && !s.eof {
+			e, ok, _ := s.read()
+			if !ok {
+				s.eof = true
+				break
+			}
+			if err := s.add(b, e); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.eof && s.rmw >= 0 {
+		return nil, s.errorf("the trace ends between a read-modify-write's read and its write")
 	}
 	if b.real == 0 {
 		return nil, nil
@@ -149,8 +196,34 @@ func (s *stream) next() (*window, error) {
 	return b.finish(), nil
 }
 
+// read returns the next event (read ahead or from the source), false
+// after the last.
+func (s *stream) read() (program.Event, bool, error) {
+	if len(s.ahead) > 0 {
+		p := s.ahead[0]
+		if s.ahead = s.ahead[1:]; len(s.ahead) == 0 {
+			s.ahead = nil
+		}
+		s.mark = p.mark
+		return p.e, true, nil
+	}
+	if s.srcDone {
+		return program.Event{}, false, nil
+	}
+	e, err := s.src.Next()
+	if errors.Is(err, io.EOF) {
+		s.srcDone = true
+		return program.Event{}, false, nil
+	}
+	if err != nil {
+		return program.Event{}, false, err
+	}
+	s.mark = s.src.Mark()
+	return e, true, nil
+}
+
 func (s *stream) errorf(format string, args ...any) error {
-	return &InputError{Where: s.src.Where(), Msg: fmt.Sprintf(format, args...)}
+	return &InputError{Where: s.src.WhereAt(s.mark), Msg: fmt.Sprintf(format, args...)}
 }
 
 // add checks event e against the execution so far, updates the state and
