@@ -29,6 +29,7 @@ type predictFlags struct {
 	json         bool
 	timeout      time.Duration
 	qTimeout     time.Duration
+	qMemory      int64
 	maxQueries   int
 	countQueries int
 	maxQEvents   int
@@ -71,6 +72,7 @@ interruption, or a query cap left a location pair undecided).`,
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (races, null dereferences, disagreements, then a final stats record)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop after this long (e.g. 30s, 5m); 0 = no limit")
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one decider query")
+	fl.Int64Var(&f.qMemory, "query-memory", predict.DefaultQueryMemory>>20, "MiB of Go heap above which running decider queries are stopped (unknown; the explicit search can grow fast); -1 = no limit")
 	fl.IntVar(&f.maxQueries, "max-queries", predict.DefaultMaxQueries, "decider queries per location pair and window while looking for its witness; -1 = no limit")
 	fl.IntVar(&f.countQueries, "count-queries", predict.DefaultCountQueries, "decider queries per location pair and window for counting racy events once it has a witness; 0 = none, -1 = no limit")
 	fl.IntVar(&f.maxQEvents, "max-query-events", predict.DefaultMaxQueryEvents, "skip (leave undecided) queries whose sub-trace has more events; -1 = no limit")
@@ -96,7 +98,7 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
 	}
-	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, QueryTimeout: f.qTimeout,
+	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
 		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts, WitnessTail: f.steps}
 	if f.maxQueries == 0 {
 		return badInput(fmt.Errorf("--max-queries must be positive or -1"))
@@ -204,8 +206,12 @@ func printPrediction(w io.Writer, path string, res *predict.Result) {
 		s.Pairs, s.PrunedMHB, s.PrunedLockset, s.Candidates)
 	fmt.Fprintf(w, "  candidates: %d must run in order, %d already known, %d by trace order, %d queried, %d undecided; %d co-enabled in the trace\n",
 		s.MustOrder, s.Known, s.Fast, s.Queries, s.Undecided, s.Swept)
-	fmt.Fprintf(w, "  queries: %d (%d sat, %d unsat, %d unknown), %d too big to ask, %d invalid witnesses, %d disagreements; %d dereferenced reads\n",
-		s.Queries, s.Sat, s.Unsat, s.Unknown, s.TooBig, s.Invalid, s.Disagreements, s.NullReads)
+	fmt.Fprintf(w, "  queries: %d (%d sat, %d unsat, %d unknown", s.Queries, s.Sat, s.Unsat, s.Unknown)
+	if s.MemoryStops > 0 {
+		fmt.Fprintf(w, ", %d stopped by --query-memory", s.MemoryStops)
+	}
+	fmt.Fprintf(w, "), %d too big to ask, %d invalid witnesses, %d disagreements; %d dereferenced reads\n",
+		s.TooBig, s.Invalid, s.Disagreements, s.NullReads)
 	fmt.Fprintf(w, "  time: %.3fs; %s; %s\n", s.Seconds, phaseText(s.Phases), solverText(s.Solver))
 	switch {
 	case len(res.Races)+len(res.NullDerefs) > 0:

@@ -102,10 +102,15 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 	var sched []int32
 	sawUnsat, disagree := false, false
 	for _, dec := range wk.deciders {
-		qctx, cancel := context.WithTimeout(ctx, d.opts.queryTimeout())
+		gctx, release := d.guard.query(ctx)
+		qctx, cancel := context.WithTimeout(gctx, d.opts.queryTimeout())
 		start := time.Now()
 		ans, err := dec.Seed(qctx, q)
 		cancel()
+		if err != nil && errors.Is(context.Cause(gctx), errMemory) {
+			err = errMemory
+		}
+		release()
 		d.tally.mu.Lock()
 		s := d.tally.solver[dec.Name()]
 		s.Calls++

@@ -47,6 +47,10 @@ type Options struct {
 	// quadratically with it and a solver can exhaust memory. A skipped
 	// query leaves its pair undecided.
 	MaxQueryEvents int
+	// QueryMemory is the Go heap (bytes) above which the running decider
+	// queries are cancelled and answer "unknown" (memguard.go; 0:
+	// DefaultQueryMemory, < 0: no limit). Z3's memory is not Go heap.
+	QueryMemory int64
 	// ReadsFrom forces reads-from preservation (synthetic unique write
 	// values) on a trace that has values.
 	ReadsFrom bool
@@ -78,6 +82,8 @@ const (
 	// DefaultMaxQueryEvents bounds a query's sub-trace.
 	DefaultMaxQueryEvents = 4000
 	defaultQueryTime      = time.Minute
+	// DefaultQueryMemory is the default of Options.QueryMemory: 2 GiB.
+	DefaultQueryMemory int64 = 2 << 30
 )
 
 // DeciderInfo is one entry of the decider registry.
@@ -150,6 +156,16 @@ func limit(v, def, neg int) int {
 		return neg
 	}
 	return v
+}
+
+func (o *Options) queryMemory() uint64 {
+	switch {
+	case o.QueryMemory == 0:
+		return uint64(DefaultQueryMemory)
+	case o.QueryMemory < 0:
+		return 0
+	}
+	return uint64(o.QueryMemory)
 }
 
 func (o *Options) queryTimeout() time.Duration {

@@ -49,6 +49,7 @@ func Trace(ctx context.Context, t *program.Trace, opts Options) (*Result, error)
 type driver struct {
 	opts    Options
 	workers []*worker
+	guard   *memGuard // nil without a query memory limit
 	tally   *tally
 	races   map[[2]Site]*Race
 	threads map[[2]Site]map[string]bool
@@ -83,12 +84,14 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 		return nil, err
 	}
 	defer closeWorkers(d.workers)
+	d.guard = newMemGuard(opts.queryMemory())
 	st := newStream(src, rf, opts.window(), init)
 	for ctx.Err() == nil {
 		t0 := time.Now()
 		w, err := st.next()
 		d.tally.phase("read", t0)
 		if err != nil {
+			d.guard.close()
 			return nil, err
 		}
 		if w == nil {
@@ -103,6 +106,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 	if err := ctx.Err(); err != nil {
 		d.incomplete(fmt.Sprintf("interrupted: %v", err))
 	}
+	stats.MemoryStops = d.guard.close()
 	return d.result(start, st, src), nil
 }
 
@@ -313,7 +317,7 @@ func (d *driver) result(start time.Time, st *stream, src source) *Result {
 		if r := d.races[key]; r != nil {
 			r.AtLeast = true
 		} else {
-			d.incomplete("candidate pairs of location pairs without a witness left undecided (query cap, size or timeout; raise --max-queries, --max-query-events or --query-timeout)")
+			d.incomplete("candidate pairs of location pairs without a witness left undecided (query cap, size, timeout or memory; raise --max-queries, --max-query-events, --query-timeout or --query-memory)")
 		}
 	}
 	res := &Result{Races: []*Race{}, NullDerefs: []*NullDeref{}, Disagreements: d.tally.dis}

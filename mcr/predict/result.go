@@ -176,6 +176,9 @@ type Stats struct {
 	// TooBig counts queries not asked because their sub-trace exceeded
 	// Options.MaxQueryEvents (their pairs are undecided, not in Queries).
 	TooBig int64 `json:"too_big"`
+	// MemoryStops counts queries cancelled because the heap exceeded
+	// Options.QueryMemory (they are among the Unknown).
+	MemoryStops int64 `json:"memory_stops,omitempty"`
 	// Invalid counts satisfying answers whose schedule the checker rejected.
 	Invalid       int64 `json:"invalid"`
 	Disagreements int64 `json:"disagreements"`
