@@ -62,7 +62,9 @@
 //     started critical sections); every witness of the window has a
 //     restriction to it, so nothing is lost. Sub-traces above
 //     Options.MaxQueryEvents are not asked (the encodings grow
-//     quadratically and Z3 can run out of memory on them).
+//     quadratically and Z3 can run out of memory on them), and running
+//     queries are stopped when the Go heap exceeds Options.QueryMemory
+//     (memguard.go); such pairs stay undecided.
 //   - Trace checks. A trace must be an execution: locks taken only when
 //     free and released by their holder (nested acquires of a held lock
 //     are dropped: Java monitors are reentrant), no event of a joined
@@ -76,13 +78,14 @@
 //	result.go     Result, Race, NullDeref, Step, Witness, Stats
 //	stream.go     reading and checking events, cutting windows
 //	window.go     one window as a program.Trace with its tables
-//	rfclock.go    the forced order of reads-from mode as vector clocks
+//	forced.go     the forced order as vector clocks (the cheap must-order test)
 //	candidates.go conflicting pairs, MHB and lockset pruning
 //	knowledge.go  what is known per location pair (racy events, witnesses)
 //	sweep.go      co-enabled pairs along the trace and along witnesses
 //	cone.go       the per-pair shortcuts: must order, trace order, greedy
 //	subtrace.go   the sub-trace a query needs
 //	decide.go     asking the deciders, cross-checking, validating
+//	memguard.go   stopping queries when the heap exceeds Options.QueryMemory
 //	witness.go    the independent witness checker and schedule trimming
 //	nullderef.go  null-dereference prediction
 //	predict.go    the driver
