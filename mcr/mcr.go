@@ -4,16 +4,20 @@
 // seed for every read and every new value it could read (Algorithms 1-2),
 // solving seed queries and exploring seeds in parallel (Algorithm 3).
 //
-// Three changes remove the redundancy plain MCR has (seed 000 notes that it
+// Two changes reduce the redundancy plain MCR has (seed 000 notes that it
 // can revisit classes):
 //   - read-value maps only grow along a branch: a node carries the reads of
 //     its seed with their values, every child seed must keep them, and only
 //     reads outside the map are flipped;
 //   - a visited set keyed on the canonical form of that map drops a seed
-//     that another branch already produced (counted as duplicates avoided);
-//   - a node whose map an earlier execution already satisfies takes that
-//     execution instead of running its seed (reuse.go), so every execution
-//     run is of a new class (counted as executions reused).
+//     that another branch already produced, before it is solved when the
+//     map is known (counted as duplicates avoided).
+//
+// A class can still be executed more than once: by nodes with different
+// maps, and by relaxed seeds (see query.relax). Reusing an earlier
+// execution that satisfies a node's map instead of running its seed removes
+// that, but lost outcomes on 3 of 1000 random programs (502, 879, 1065 of
+// randprog.SmallOptions), so it is not done.
 //
 // The search is level-synchronous: all seeds of one level are executed in
 // parallel, all their queries are solved in parallel, and the results are
@@ -70,12 +74,6 @@ type node struct {
 	err   error
 	mcm   *encode.MCM
 	reads map[program.EventID]int64 // the reads of tr with their values
-	// reused is set when tr is the execution of that earlier node, which
-	// satisfies this node's map, instead of a fresh one (see reuse.go).
-	reused *node
-	// unsat records the seed queries over x found unsatisfiable, shared
-	// by the nodes that reuse x (see unsatCache).
-	unsat *unsatCache
 }
 
 type query struct {
@@ -87,7 +85,13 @@ type query struct {
 	// required, ask again without them (Huang's Φ_seed(r, w) only keeps the
 	// causal past of r and w). A fixed read of another thread may only be
 	// possible after events that follow r (say, r's thread releasing a
-	// lock), which a seed ending at r cannot contain.
+	// lock), which a seed ending at r cannot contain. Before relaxing, a
+	// probe (SeedQuery.Continue) checks that the fixed reads come within
+	// reach when r's thread continues as traced; if not, r = v is taken to
+	// be impossible in the node's space. The probe is skipped when r is a
+	// read-modify-write: its new value changes r's own write, so the
+	// traced continuation says nothing (skipping it there fixed the
+	// outcomes lost on random programs 266, 447 and 803).
 	relax   bool
 	relaxed bool // the answer came from the relaxed query
 	// key is the canonical map of the child a seed gives when the query
@@ -99,21 +103,16 @@ type query struct {
 	// query is asked again relaxed.
 	relaxKey string
 	relaxing bool
-	// unsat0: the query as asked was unsatisfiable; dead: so was its
-	// relaxation (or it has none), no child can come of it.
-	unsat0, dead bool
-	needs        []int32 // the fixed reads the query requires, sorted
-	ans          program.SeedAnswer
-	err          error
-	by           string
-	dur          time.Duration
+	ans      program.SeedAnswer
+	err      error
+	by       string
+	dur      time.Duration
 }
 
 // Explore runs MCR on p.
 func Explore(ctx context.Context, p program.Program, opts Options) *explore.Result {
 	e := &explorer{p: p, opts: opts, rec: explore.NewRecorder("mcr", opts.Options),
-		workers: parallel.Workers(opts.Workers), visited: map[string]bool{"": true}, raced: map[string]bool{},
-		index: newExecIndex()}
+		workers: parallel.Workers(opts.Workers), visited: map[string]bool{"": true}, raced: map[string]bool{}}
 	return e.run(ctx)
 }
 
@@ -124,7 +123,6 @@ type explorer struct {
 	workers int
 	visited map[string]bool
 	raced   map[string]bool // location pairs whose race was found
-	index   *execIndex      // executions run so far, by read value
 	initErr error
 	mu      sync.Mutex
 }
@@ -168,21 +166,14 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 		e.rec.Stop(stopReason(ctx))
 		return nil, true
 	}
-	// 1. execute the seeds, in order, each unless an execution run before
-	// satisfies its map (reuse.go); executing is cheap next to solving,
-	// and the order keeps the choice deterministic
-	for _, n := range batch {
-		if a := e.index.find(n.fixed); a != nil {
-			n.tr, n.reads, n.reused, n.unsat = a.tr, a.reads, a, a.unsat
-			continue
-		}
+	// 1. execute the seeds
+	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
+		n := batch[i]
 		n.x, n.err = program.Replay(e.p, n.seed)
 		n.tr = n.x.Trace()
 		_, n.out = n.x.Done()
 		n.reads = readsOf(n.tr)
-		n.unsat = newUnsatCache()
-		e.index.add(n)
-	}
+	})
 	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
 		batch[i].mcm = encode.NewMCM(batch[i].tr)
 	})
@@ -203,9 +194,6 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 		if d := skipped[i].duplicates; d > 0 {
 			e.rec.Extra("duplicates_avoided", float64(d))
 		}
-		if k := skipped[i].knownUnsat; k > 0 {
-			e.rec.Extra("seed_queries_known_unsat", float64(k))
-		}
 	}
 	// 3. solve them (see solveLevel)
 	e.solveLevel(ctx, len(batch), qs)
@@ -215,8 +203,8 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	}
 	// 4. merge in order
 	next, stop = e.merge(batch, qs)
-	// Only the index keeps the nodes, for their traces; the interpreter
-	// states go, and models are rebuilt on reuse.
+	// The level keeps the batch until it ends; free what is no longer
+	// needed (interpreter states, models) now.
 	for _, n := range batch {
 		n.x, n.mcm = nil, nil
 	}
@@ -296,9 +284,6 @@ func (e *explorer) solveLevel(ctx context.Context, nodes int, qs []*query) {
 		// A seed unsatisfiable with the node's fixed reads is asked again
 		// relaxed (see query.relax), in the group of the relaxed map.
 		for _, q := range asked {
-			if q.kind == qSeed && !q.relaxing && q.err == nil && !q.ans.Sat {
-				q.unsat0, q.dead = true, !q.relax
-			}
 			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && !e.visited[q.relaxKey] {
 				q.relaxing, q.asked, q.key = true, false, q.relaxKey
 				join(q)
@@ -364,20 +349,9 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, skipped skips) {
 			}
 			q := program.NewSeedQuery(tr, need)
 			q.Read, q.Value = r32, v
-			sq := &query{node: ni, kind: qSeed, q: q, needs: need, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key}
+			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key}
 			if sq.relax {
 				sq.relaxKey = mapKey(tr, childMap(n.fixed, m, r32, v, true))
-			}
-			switch n.unsat.known(r32, v, need) {
-			case knownDead:
-				skipped.knownUnsat++
-				continue
-			case knownUnsat: // only its relaxation can give a child
-				if e.visited[sq.relaxKey] {
-					skipped.knownUnsat++
-					continue
-				}
-				sq.relaxing, sq.unsat0, sq.key = true, true, sq.relaxKey
 			}
 			qs = append(qs, sq)
 		}
@@ -390,7 +364,6 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, skipped skips) {
 // skips counts the seed queries queries did not list.
 type skips struct {
 	duplicates int // the child's map is another node's
-	knownUnsat int // see unsatCache
 }
 
 // newValues lists, in increasing order, the values other than r's own that
@@ -582,23 +555,20 @@ func (ds *deciders) get(fallback bool) program.SeedDecider {
 func (ds *deciders) solve(ctx context.Context, q *query) {
 	start := time.Now()
 	defer func() { q.dur += time.Since(start) }()
-	if !q.relaxing {
-		ds.ask(ctx, q)
-		return
+	if q.relaxing { // see query.relax
+		e := &q.q.Trace.Events[q.q.Read]
+		if !e.Is(program.RMW) && !program.WritesAtTarget(e, q.q.Value) {
+			probe := *q
+			probe.q.Continue = true
+			ds.ask(ctx, &probe)
+			if probe.err != nil || !probe.ans.Sat {
+				q.err = probe.err
+				return
+			}
+		}
+		q.q.Fixed = nil
+		q.relaxed = true
 	}
-	// Relax only if the fixed reads are out of reach because they need
-	// what r's thread does after r; if they are out of reach anyway, no
-	// execution in this node's space has r = v.
-	probe := *q
-	probe.q.Continue = true
-	ds.ask(ctx, &probe)
-	if probe.err != nil || !probe.ans.Sat {
-		q.err = probe.err
-		q.dead = probe.err == nil
-		return
-	}
-	q.q.Fixed = nil
-	q.relaxed = true
 	ds.ask(ctx, q)
 }
 
@@ -642,15 +612,10 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 		}
 		tr := n.tr
 		e.checkFixed(n)
-		if n.reused != nil {
-			e.rec.Extra("executions_reused", 1)
-		} else if e.rec.Execution(n.x) {
+		if e.rec.Execution(n.x) {
 			return nil, true
 		}
 		for _, q := range byNode[i] {
-			if q.unsat0 {
-				n.unsat.add(q.q.Read, q.q.Value, q.needs, q.dead)
-			}
 			if !q.asked {
 				e.rec.Extra("duplicates_avoided", 1) // another query of its group gave the map
 				continue
