@@ -473,6 +473,19 @@ func (p *smcPar) goHeld(t *smcTask, fn func() bool) {
 	}()
 }
 
+// dispatch runs a child's call fn: on a new goroutine when spawned (the
+// caller holds a worker slot for it, see goHeld), else at once (inline),
+// counting which in sink's statistics.
+func (p *smcPar) dispatch(sink smcSink, t *smcTask, spawned bool, fn func() bool) {
+	if spawned {
+		sink.Extra("spawned_children", 1)
+		p.goHeld(t, fn)
+	} else {
+		sink.Extra("buffered_children", 1)
+		p.inline(t, fn)
+	}
+}
+
 // inline runs fn at once on the caller's goroutine.
 func (p *smcPar) inline(t *smcTask, fn func() bool) {
 	t.done = make(chan struct{})

@@ -150,14 +150,7 @@ func (s *rfSMC) children(reads []int) (stop bool) {
 		pending = append(pending, nil)
 		copy(pending[at+1:], pending[at:])
 		pending[at] = c
-		run := func() bool { return c.k.call(p+len(sc.sigma), sc.witness) }
-		if spawned {
-			s.sink.Extra("spawned_children", 1)
-			s.par.goHeld(&c.t, run)
-		} else {
-			s.sink.Extra("buffered_children", 1)
-			s.par.inline(&c.t, run)
-		}
+		s.par.dispatch(s.sink, &c.t, spawned, func() bool { return c.k.call(p+len(sc.sigma), sc.witness) })
 	}
 }
 

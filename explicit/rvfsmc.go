@@ -251,14 +251,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
 			c.t.ctx = c.k.pc
 			pending = append(pending, c)
-			run := func() bool { return c.k.call(w, C.clone(), live) }
-			if spawned {
-				s.sink.Extra("spawned_children", 1)
-				s.par.goHeld(&c.t, run)
-			} else {
-				s.sink.Extra("buffered_children", 1)
-				s.par.inline(&c.t, run)
-			}
+			s.par.dispatch(s.sink, &c.t, spawned, func() bool { return c.k.call(w, C.clone(), live) })
 		}
 		for len(pending) > 0 {
 			c := pending[0]

@@ -153,14 +153,8 @@ func newSeedSearch(ctx context.Context, q program.SeedQuery) (*seedSearch, error
 // a needed acquire waits for.
 func (s *seedSearch) cutIrrelevant() {
 	q := s.q
-	in := make([]bool, len(s.ev))
-	var work []int32
-	push := func(p int32) {
-		if p >= 0 && !in[p] {
-			in[p] = true
-			work = append(work, p)
-		}
-	}
+	wl := newWorklist(len(s.ev))
+	in, push := wl.in, wl.push
 	push(q.Read)
 	for _, p := range q.Race {
 		push(p)
@@ -168,13 +162,11 @@ func (s *seedSearch) cutIrrelevant() {
 	for _, f := range q.Fixed {
 		push(f)
 	}
-	if len(work) == 0 {
+	if len(wl.work) == 0 {
 		return
 	}
 	var writers map[[2]int64][]int32 // (location, value) -> writes
-	for len(work) > 0 {
-		p := work[len(work)-1]
-		work = work[:len(work)-1]
+	for p, ok := wl.pop(); ok; p, ok = wl.pop() {
 		s.pushPreds(p, push)
 		e := &s.ev[p]
 		switch e.Kind {
@@ -445,14 +437,8 @@ func (s *seedSearch) schedule(x *sstate) program.Schedule {
 		order[p] = int32(i) + 1
 	}
 	q := s.q
-	in := make([]bool, len(s.ev))
-	var work []int32
-	push := func(p int32) {
-		if p >= 0 && !in[p] {
-			in[p] = true
-			work = append(work, p)
-		}
-	}
+	wl := newWorklist(len(s.ev))
+	in, push := wl.in, wl.push
 	push(q.Read)
 	for _, f := range q.Fixed {
 		push(f)
@@ -464,9 +450,7 @@ func (s *seedSearch) schedule(x *sstate) program.Schedule {
 		}
 	}
 	for {
-		for len(work) > 0 {
-			p := work[len(work)-1]
-			work = work[:len(work)-1]
+		for p, ok := wl.pop(); ok; p, ok = wl.pop() {
 			s.pushPreds(p, push)
 			e := &s.ev[p]
 			if e.Kind == program.Read {
@@ -535,4 +519,31 @@ func (s *seedSearch) source(p int32, order []int32) int32 {
 		}
 	}
 	return best
+}
+
+// worklist is a set of trace positions with a stack of those not yet
+// processed.
+type worklist struct {
+	in   []bool
+	work []int32
+}
+
+func newWorklist(n int) *worklist { return &worklist{in: make([]bool, n)} }
+
+// push adds p (ignoring -1 and positions already in).
+func (w *worklist) push(p int32) {
+	if p >= 0 && !w.in[p] {
+		w.in[p] = true
+		w.work = append(w.work, p)
+	}
+}
+
+// pop takes the next position to process.
+func (w *worklist) pop() (int32, bool) {
+	if len(w.work) == 0 {
+		return 0, false
+	}
+	p := w.work[len(w.work)-1]
+	w.work = w.work[:len(w.work)-1]
+	return p, true
 }
