@@ -298,30 +298,47 @@ func (w *window) valueCone(s *scratch, a, b int32) bool {
 	ev := w.t.Events
 	for grew := true; grew; {
 		grew = false
-		for _, x := range []int32{a, b} {
-			for _, l := range w.held[x] {
-				open := w.openAcquire(x, l)
-				for t, acqs := range w.acqs[l] {
-					for _, q := range acqs {
-						if program.ThreadID(t) == ev[x].Thread || !c.has(q) {
-							break // the cone holds a prefix of each thread
-						}
-						if s.freed[q] {
-							continue
-						}
-						s.freed[q] = true
-						r := w.relOf[q]
-						if !w.releasable(r, a, b) || open >= 0 && w.fc.of(r)[ev[open].Thread] > ev[open].Index {
-							return true
-						}
-						c.push(r)
-						grew = true
+		stop := w.lockRule(a, b, c.has, func(q int32) bool { return s.freed[q] }, func(q, r, open int32) bool {
+			s.freed[q] = true
+			if !w.releasable(r, a, b) || open >= 0 && w.fc.of(r)[ev[open].Thread] > ev[open].Index {
+				return true
+			}
+			c.push(r)
+			grew = true
+			return false
+		})
+		if stop || grew && !c.close() {
+			return true
+		}
+	}
+	return false
+}
+
+// lockRule visits what the lock rule of forced.go asks of the race (a, b):
+// every acquire q of another thread on a lock held at a or b that in says
+// is in the cone and freed does not mark yet, with q's release r and the
+// acquire of that lock still open at a or b (open, -1 if none). The
+// acquires of a thread come in order and a cone holds a prefix of each
+// thread, so the first one not in the cone ends that thread's list. It
+// returns true as soon as visit does.
+func (w *window) lockRule(a, b int32, in, freed func(int32) bool, visit func(q, r, open int32) bool) bool {
+	ev := w.t.Events
+	for _, x := range []int32{a, b} {
+		for _, l := range w.held[x] {
+			open := w.openAcquire(x, l)
+			for t, acqs := range w.acqs[l] {
+				if program.ThreadID(t) == ev[x].Thread {
+					continue
+				}
+				for _, q := range acqs {
+					if !in(q) {
+						break
+					}
+					if !freed(q) && visit(q, w.relOf[q], open) {
+						return true
 					}
 				}
 			}
-		}
-		if grew && !c.close() {
-			return true
 		}
 	}
 	return false

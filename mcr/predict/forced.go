@@ -129,35 +129,18 @@ func (c *forced) forces(w *window, a, b int32) bool {
 	var freed map[int32]bool
 	for grew := true; grew; {
 		grew = false
-		for _, x := range []int32{a, b} {
-			for _, l := range w.held[x] {
-				open := w.openAcquire(x, l)
-				for t, acqs := range w.acqs[l] {
-					if program.ThreadID(t) == ev[x].Thread {
-						continue
-					}
-					for _, q := range acqs {
-						if !covers(q) {
-							break // acquires of a thread in order: the rest are out too
-						}
-						if freed[q] {
-							continue
-						}
-						r := w.relOf[q]
-						if !w.releasable(r, a, b) {
-							return true // two sections of l open at the end
-						}
-						if freed == nil {
-							freed = map[int32]bool{}
-						}
-						freed[q], grew = true, true
-						join(r)
-						if dead || covers(a) || covers(b) || open >= 0 && c.of(r)[ev[open].Thread] > ev[open].Index {
-							return true
-						}
-					}
-				}
+		if w.lockRule(a, b, covers, func(q int32) bool { return freed[q] }, func(q, r, open int32) bool {
+			if !w.releasable(r, a, b) {
+				return true // two sections of l open at the end
 			}
+			if freed == nil {
+				freed = map[int32]bool{}
+			}
+			freed[q], grew = true, true
+			join(r)
+			return dead || covers(a) || covers(b) || open >= 0 && c.of(r)[ev[open].Thread] > ev[open].Index
+		}) {
+			return true
 		}
 	}
 	return false
