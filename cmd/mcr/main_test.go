@@ -18,11 +18,7 @@ func cli(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestExitCodes(t *testing.T) {
-	cases := []struct {
-		args []string
-		code int
-		want string // substring of stdout+stderr
-	}{
+	cases := []cliCase{
 		{[]string{"check", td + "lastzero.c", "-D", "N=2"}, exitOK, "no finding (search complete)"},
 		{[]string{"check", td + "lost_update.c"}, exitFinding, "stopped at the first"},
 		{[]string{"check", td + "lost_update.c", "--keep-going"}, exitFinding, "assertion `x == 2` failed"},
@@ -38,6 +34,21 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"frobnicate"}, exitBadInput, "unknown command"},
 		{[]string{"version"}, exitOK, "mcr "},
 	}
+	runCLICases(t, cases)
+}
+
+// cliCase is one command line with its exit code and a substring of its
+// stdout+stderr.
+type cliCase struct {
+	args []string
+	code int
+	want string
+}
+
+// runCLICases runs each case and reports those whose exit code or output
+// differ.
+func runCLICases(t *testing.T, cases []cliCase) {
+	t.Helper()
 	for _, c := range cases {
 		code, out, errs := cli(t, c.args...)
 		if code != c.code || !strings.Contains(out+errs, c.want) {

@@ -9,11 +9,7 @@ import (
 const traceDir = "../../testdata/traces/"
 
 func TestPredictExitCodes(t *testing.T) {
-	cases := []struct {
-		args []string
-		code int
-		want string // substring of stdout+stderr
-	}{
+	cases := []cliCase{
 		{[]string{"predict", traceDir + "lockflag.json", "--decider", "explicit"}, exitFinding, "race 1: line 10 / line 23"},
 		{[]string{"predict", traceDir + "lockflag.std", "--decider", "both"}, exitFinding, "racy events: 2 (1 racing with an earlier event)"},
 		{[]string{"predict", traceDir + "nullderef.json", "--decider", "explicit"}, exitFinding, "null dereference 1: line 11"},
@@ -29,12 +25,7 @@ func TestPredictExitCodes(t *testing.T) {
 		{[]string{"predict", "no-such-trace.std"}, exitBadInput, "no-such-trace.std"},
 		{[]string{"predict"}, exitBadInput, "accepts 1 arg"},
 	}
-	for _, c := range cases {
-		code, out, errs := cli(t, c.args...)
-		if code != c.code || !strings.Contains(out+errs, c.want) {
-			t.Errorf("mcr %s: exit %d (want %d), output does not contain %q:\n%s%s", strings.Join(c.args, " "), code, c.code, c.want, out, errs)
-		}
-	}
+	runCLICases(t, cases)
 }
 
 // TestPredictJSON checks the JSON-lines contract: findings, then a stats
