@@ -68,12 +68,9 @@ const (
 type node struct {
 	seed  program.Schedule
 	fixed map[program.EventID]int64 // reads the seed fixes, with their values
-	x     program.Execution         // the seed's execution, until its level is merged
-	tr    *program.Trace            // the trace of the node's execution
-	out   program.Outcome           // how it ended
+	x     program.Execution         // the seed's execution, until its batch is merged
 	err   error
 	mcm   *encode.MCM
-	reads map[program.EventID]int64 // the reads of tr with their values
 }
 
 type query struct {
@@ -96,7 +93,7 @@ type query struct {
 	relaxed bool // the answer came from the relaxed query
 	// key is the canonical map of the child a seed gives when the query
 	// is answered as asked ("" for race and deadlock queries); asked
-	// whether it was (see solveLevel).
+	// whether it was (see solveBatch).
 	key   string
 	asked bool
 	// relaxKey is the key of the relaxed child; relaxing is set when the
@@ -170,12 +167,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
 		n := batch[i]
 		n.x, n.err = program.Replay(e.p, n.seed)
-		n.tr = n.x.Trace()
-		_, n.out = n.x.Done()
-		n.reads = readsOf(n.tr)
-	})
-	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
-		batch[i].mcm = encode.NewMCM(batch[i].tr)
+		n.mcm = encode.NewMCM(n.x.Trace())
 	})
 	if ctx.Err() != nil {
 		e.rec.Stop(stopReason(ctx))
@@ -184,19 +176,19 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// 2. the queries of every node, listed in parallel (queries only reads
 	// the explorer's state), kept in node order
 	perNode := make([][]*query, len(batch))
-	skipped := make([]skips, len(batch))
+	duplicates := make([]int, len(batch))
 	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
-		perNode[i], skipped[i] = e.queries(i, batch[i])
+		perNode[i], duplicates[i] = e.queries(i, batch[i])
 	})
 	var qs []*query
 	for i := range batch {
 		qs = append(qs, perNode[i]...)
-		if d := skipped[i].duplicates; d > 0 {
+		if d := duplicates[i]; d > 0 {
 			e.rec.Extra("duplicates_avoided", float64(d))
 		}
 	}
-	// 3. solve them (see solveLevel)
-	e.solveLevel(ctx, len(batch), qs)
+	// 3. solve them (see solveBatch)
+	e.solveBatch(ctx, len(batch), qs)
 	if ctx.Err() != nil {
 		e.rec.Stop(stopReason(ctx))
 		return nil, true
@@ -211,7 +203,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	return next, stop
 }
 
-// solveLevel answers the queries of one level, in parallel across nodes.
+// solveBatch answers the queries of one batch, in parallel across nodes.
 // A node's queries run in order on fresh deciders, so that a solver's
 // answer cannot depend on which queries the same context saw before (Z3
 // models do). Seed queries whose children would have the same map form a
@@ -219,7 +211,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 // gave the child that map, in rounds; the others are skipped (counted as
 // duplicates avoided in merge). The rounds depend only on the answers,
 // never on timing, so the result does not depend on the number of workers.
-func (e *explorer) solveLevel(ctx context.Context, nodes int, qs []*query) {
+func (e *explorer) solveBatch(ctx context.Context, nodes int, qs []*query) {
 	type group struct {
 		key  string
 		qs   []*query
@@ -302,9 +294,10 @@ func stopReason(ctx context.Context) string {
 	return "interrupted"
 }
 
-// queries lists the seed, race and deadlock queries of node n.
-func (e *explorer) queries(ni int, n *node) (qs []*query, skipped skips) {
-	tr := n.tr
+// queries lists the seed, race and deadlock queries of node n, and counts
+// the seeds left out because another node has the child's map already.
+func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
+	tr := n.x.Trace()
 	m := n.mcm
 	ev := tr.Events
 	pos := map[program.EventID]int32{}
@@ -344,7 +337,7 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, skipped skips) {
 			// another node has it already, the query is moot.
 			key := mapKey(tr, childMap(n.fixed, m, r32, v, relaxed))
 			if e.visited[key] {
-				skipped.duplicates++
+				duplicates++
 				continue
 			}
 			q := program.NewSeedQuery(tr, need)
@@ -358,12 +351,7 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, skipped skips) {
 	}
 	qs = append(qs, e.raceQueries(ni, tr, m)...)
 	qs = append(qs, deadlockQueries(ni, tr, m)...)
-	return qs, skipped
-}
-
-// skips counts the seed queries queries did not list.
-type skips struct {
-	duplicates int // the child's map is another node's
+	return qs, duplicates
 }
 
 // newValues lists, in increasing order, the values other than r's own that
@@ -610,7 +598,7 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 		if n.err != nil {
 			e.rec.Extra("seed_replay_failures", 1)
 		}
-		tr := n.tr
+		tr := n.x.Trace()
 		e.checkFixed(n)
 		if e.rec.Execution(n.x) {
 			return nil, true
@@ -712,8 +700,21 @@ func (e *explorer) count(q *query) {
 // checkFixed counts executions whose seed did not give the fixed reads
 // their values: a sign of an encoding or replay bug (tests require zero).
 func (e *explorer) checkFixed(n *node) {
-	if !satisfies(n.reads, n.fixed) {
-		e.rec.Extra("seed_mismatches", 1)
+	if len(n.fixed) == 0 {
+		return
+	}
+	tr := n.x.Trace()
+	got := map[program.EventID]int64{}
+	for i := range tr.Events {
+		if tr.Events[i].Kind == program.Read {
+			got[tr.Events[i].ID()] = tr.Events[i].Value
+		}
+	}
+	for id, v := range n.fixed {
+		if g, ok := got[id]; !ok || g != v {
+			e.rec.Extra("seed_mismatches", 1)
+			return
+		}
 	}
 }
 
