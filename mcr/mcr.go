@@ -4,20 +4,29 @@
 // seed for every read and every new value it could read (Algorithms 1-2),
 // solving seed queries and exploring seeds in parallel (Algorithm 3).
 //
-// Two changes reduce the redundancy plain MCR has (seed 000 notes that it
-// can revisit classes):
+// Plain MCR can explore a class many times (seed 000 notes it). Here:
 //   - read-value maps only grow along a branch: a node carries the reads of
 //     its seed with their values, every child seed must keep them, and only
 //     reads outside the map are flipped;
 //   - a visited set keyed on the canonical form of that map drops a seed
 //     that another branch already produced, before it is solved when the
-//     map is known (counted as duplicates avoided).
+//     map is known (counted as duplicates avoided), and a finished
+//     execution marks its own full map (classKey);
+//   - sleep sets over seeds (sleepEntry) make the spaces of siblings
+//     disjoint: a seed an elder sibling covers is not asked again below a
+//     younger one, and younger siblings' seeds are steered away from the
+//     elder ones' values (query.steer). This is sound while no seed needs
+//     relaxing (explorer.clean); at the first that does, sleep sets are
+//     given up and the seeds they skipped are asked after all.
 //
-// A class can still be executed more than once: by nodes with different
-// maps, and by relaxed seeds (see query.relax). Reusing an earlier
-// execution that satisfies a node's map instead of running its seed removes
-// that, but lost outcomes on 3 of 1000 random programs (502, 879, 1065 of
-// randprog.SmallOptions), so it is not done.
+// A clean search runs at most one execution per class on every testdata
+// program (casrot N=9: 8597 for 8597 classes, 27109 without sleep sets).
+// Once relaxed seeds appear (see query.relax), a class can still be
+// executed more than once: by nodes with different maps, and by relaxed
+// seeds. Reusing an earlier execution that satisfies a node's map instead
+// of running its seed removes that, but lost outcomes on 3 of 1000 random
+// programs (502, 879, 1065 of randprog.SmallOptions), so it is not done;
+// keeping sleep sets with relaxed seeds lost outcomes on 7 to 93 of 1200.
 //
 // The search is level-synchronous: all seeds of one level are executed in
 // parallel, all their queries are solved in parallel, and the results are
@@ -30,6 +39,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -69,13 +79,40 @@ type node struct {
 	seed  program.Schedule
 	fixed map[program.EventID]int64 // reads the seed fixes, with their values
 	x     program.Execution         // the seed's execution, until its batch is merged
-	err   error
-	mcm   *encode.MCM
+	// sleep lists the seeds that earlier siblings of this node or of its
+	// ancestors cover (see sleepEntry); slept counts those skipped.
+	sleep []sleepEntry
+	slept int
+	// requery marks a node whose execution and model were kept because
+	// sleep sets skipped some of its seeds: when they are given up, it is
+	// queried again, not executed again (see explorer.clean).
+	requery bool
+	tr      *program.Trace // a kept node's trace
+	err     error
+	mcm     *encode.MCM
+}
+
+// sleepEntry is a seed (read, value) of a node n with map M that an
+// earlier sibling s of the seed covers: s's space is S(M, past, read =
+// value), past being the reads in read's causal past with their values.
+// A descendant d of a later sibling (its map contains M) skips the seed
+// when read's causal past has the same values in d's trace: its space is
+// within s's. A sleep set over seeds, like the sleep sets of partial-order
+// reduction: siblings' spaces become disjoint, and no class is reached
+// from two of them (see explorer.clean for when this is sound).
+type sleepEntry struct {
+	read  program.EventID
+	value int64
+	past  string
 }
 
 type query struct {
-	node  int
-	kind  queryKind
+	node int
+	kind queryKind
+	// dup marks a seed not asked because another node has the child's
+	// map; past is the key of the read's causal past (see sleepEntry).
+	dup   bool
+	past  string
 	q     program.SeedQuery
 	deref bool // a seed that makes a dereferenced pointer read NULL
 	// relax: if the seed is unsatisfiable with the node's fixed reads
@@ -88,9 +125,21 @@ type query struct {
 	// be impossible in the node's space. The probe is skipped when r is a
 	// read-modify-write: its new value changes r's own write, so the
 	// traced continuation says nothing (skipping it there fixed the
-	// outcomes lost on random programs 266, 447 and 803).
+	// outcomes lost on random programs 266, 447 and 803). While the search
+	// is clean (explorer.clean), the relaxed seed is asked first, even if
+	// its map is known, since whether it exists decides cleanliness; the
+	// probe then only decides whether it makes a child.
 	relax   bool
 	relaxed bool // the answer came from the relaxed query
+	noProbe bool // ask relaxed before the probe (while clean: see explorer.clean)
+	unclean bool // the relaxed seed exists (see explorer.clean)
+	// steer, if not empty, is the query's Fixed with reads added that
+	// keep their values: the seed is asked so first. Reads whose seeds an
+	// elder sibling or the sleep set covers keep the values they have
+	// here, so the child's execution does not land in a class that
+	// sibling explores. The child's map is the same either way (any
+	// execution of its space would do), so this only steers.
+	steer []int32
 	// key is the canonical map of the child a seed gives when the query
 	// is answered as asked ("" for race and deadlock queries); asked
 	// whether it was (see solveBatch).
@@ -109,7 +158,7 @@ type query struct {
 // Explore runs MCR on p.
 func Explore(ctx context.Context, p program.Program, opts Options) *explore.Result {
 	e := &explorer{p: p, opts: opts, rec: explore.NewRecorder("mcr", opts.Options),
-		workers: parallel.Workers(opts.Workers), visited: map[string]bool{"": true}, raced: map[string]bool{}}
+		workers: parallel.Workers(opts.Workers), visited: map[string][][]sleepEntry{"": {nil}}, clean: true, raced: map[string]bool{}}
 	return e.run(ctx)
 }
 
@@ -118,10 +167,26 @@ type explorer struct {
 	opts    Options
 	rec     *explore.Recorder
 	workers int
-	visited map[string]bool
-	raced   map[string]bool // location pairs whose race was found
-	initErr error
-	mu      sync.Mutex
+	visited map[string][][]sleepEntry // map key -> the sleep sets of the nodes with that map
+	// clean is true while no relaxed seed exists. Sleep sets are sound
+	// then. Take a class E' of a node's space, other than the node's
+	// execution E, and the first read r of E' (in E' order) that reads
+	// another value v than in E. Before r, E' runs events of E with E's
+	// values, so the relaxed seed (r, v) exists; as none does unless it
+	// keeps the node's map, the seed (r, v) keeps it, and its child's
+	// space holds E' with a larger map. The number of E's reads outside
+	// the map decreases, so by induction the child covers E', unless
+	// (r, v) sleeps: then an elder sibling's child covers it, by the same
+	// induction. A relaxed seed breaks the measure (its child's map drops
+	// the node's), and on random programs sleep sets then lost outcomes.
+	// So the first relaxed seed that exists makes the search unclean:
+	// sleep sets are given up, and the nodes whose seeds slept (kept) are
+	// queried again for them.
+	clean, unclean bool
+	kept           []*node         // nodes with seeds asleep, while clean
+	raced          map[string]bool // location pairs whose race was found
+	initErr        error
+	mu             sync.Mutex
 }
 
 func (e *explorer) run(ctx context.Context) *explore.Result {
@@ -134,6 +199,15 @@ func (e *explorer) run(ctx context.Context) *explore.Result {
 			children, stop := e.step(ctx, batch)
 			if stop {
 				return e.result()
+			}
+			if e.unclean { // see explorer.clean
+				e.rec.Extra("sleep_sets_given_up", 1)
+				e.clean, e.unclean = false, false
+				for _, n := range e.kept {
+					n.requery, n.sleep, n.slept = true, nil, 0
+				}
+				level = append(e.kept, level...)
+				e.kept = nil
 			}
 			next = append(next, children...)
 		}
@@ -166,12 +240,24 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// 1. execute the seeds
 	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
 		n := batch[i]
+		if n.requery {
+			n.mcm = encode.NewMCM(n.tr)
+			return
+		}
 		n.x, n.err = program.Replay(e.p, n.seed)
 		n.mcm = encode.NewMCM(n.x.Trace())
 	})
 	if ctx.Err() != nil {
 		e.rec.Stop(stopReason(ctx))
 		return nil, true
+	}
+	// A finished execution whose read map a child would fix entirely is
+	// the only class of that child's space: mark the map visited (see
+	// classKey), in node order.
+	for _, n := range batch {
+		if k, ok := classKey(n.x); ok && !n.requery {
+			e.visit(k, nil)
+		}
 	}
 	// 2. the queries of every node, listed in parallel (queries only reads
 	// the explorer's state), kept in node order
@@ -198,6 +284,13 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// The level keeps the batch until it ends; free what is no longer
 	// needed (interpreter states, models) now.
 	for _, n := range batch {
+		if e.clean && n.slept > 0 && !n.requery {
+			e.kept = append(e.kept, n) // with its trace: the model is rebuilt
+			t := *n.mcm.T              // a copy: the execution, which holds the trace, can go
+			n.tr = &t
+			n.x, n.mcm = nil, nil
+			continue
+		}
 		n.x, n.mcm = nil, nil
 	}
 	return next, stop
@@ -220,10 +313,16 @@ func (e *explorer) solveBatch(ctx context.Context, nodes int, qs []*query) {
 	groups := map[string]*group{}
 	var active []*group // groups that may still ask, in order of creation
 	join := func(q *query) {
-		g := groups[q.key]
+		gk := q.key
+		if e.clean && !q.relaxed && !q.relaxing && q.key != "" {
+			// a child's sleep set depends on its parent and elder
+			// siblings: another node's child need not cover it
+			gk += fmt.Sprintf("#%d", q.node)
+		}
+		g := groups[gk]
 		if g == nil {
 			g = &group{key: q.key}
-			groups[q.key] = g
+			groups[gk] = g
 			active = append(active, g)
 		} else if g.next == len(g.qs) {
 			active = append(active, g) // exhausted earlier, asks again
@@ -231,7 +330,9 @@ func (e *explorer) solveBatch(ctx context.Context, nodes int, qs []*query) {
 		g.qs = append(g.qs, q)
 	}
 	for _, q := range qs {
-		join(q)
+		if !q.dup {
+			join(q)
+		}
 	}
 	for ctx.Err() == nil && len(active) > 0 {
 		byNode := make([][]*query, nodes)
@@ -276,7 +377,9 @@ func (e *explorer) solveBatch(ctx context.Context, nodes int, qs []*query) {
 		// A seed unsatisfiable with the node's fixed reads is asked again
 		// relaxed (see query.relax), in the group of the relaxed map.
 		for _, q := range asked {
-			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && !e.visited[q.relaxKey] {
+			// While clean, it is asked even if its map is known: whether
+			// it exists decides cleanliness (see explorer.clean).
+			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && (q.noProbe || !e.covers(q.relaxKey, nil)) {
 				q.relaxing, q.asked, q.key = true, false, q.relaxKey
 				join(q)
 			}
@@ -297,7 +400,7 @@ func stopReason(ctx context.Context) string {
 // queries lists the seed, race and deadlock queries of node n, and counts
 // the seeds left out because another node has the child's map already.
 func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
-	tr := n.x.Trace()
+	tr := n.mcm.T
 	m := n.mcm
 	ev := tr.Events
 	pos := map[program.EventID]int32{}
@@ -315,6 +418,16 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 	for _, f := range fixed {
 		isFixed[f] = true
 	}
+	// steer: reads whose seeds sleep or are elder siblings' (see
+	// query.steer), with the values they have here
+	var steer []int32
+	if e.clean {
+		for _, z := range n.sleep {
+			if p, ok := pos[z.read]; ok && ev[p].Value != z.value && !isFixed[p] && !slices.Contains(steer, p) {
+				steer = append(steer, p)
+			}
+		}
+	}
 	// seeds: every read outside the map, every new value on its location
 	for r := range ev {
 		r32 := int32(r)
@@ -331,26 +444,47 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 			}
 		}
 		relaxed := len(need) == 0 && len(fixed) > 0
+		past := ""
+		if e.clean {
+			past = pastKey(tr, m, r32)
+		}
+		sleep := n.sleep // the child's will contain n's
+		if relaxed {
+			sleep = nil
+		}
 		for _, v := range newValues(tr, m, r32) {
+			if e.clean && asleep(n.sleep, ev[r].ID(), v, past) {
+				n.slept++
+				continue
+			}
 			deref := v == 0 && ev[r].Is(program.Deref)
+			q := program.NewSeedQuery(tr, need)
+			q.Read, q.Value = r32, v
 			// The child's map is known before the query is solved: if
 			// another node has it already, the query is moot.
 			key := mapKey(tr, childMap(n.fixed, m, r32, v, relaxed))
-			if e.visited[key] {
+			if e.covers(key, sleep) && !(relaxed && e.clean) { // see explorer.clean
 				duplicates++
+				qs = append(qs, &query{node: ni, kind: qSeed, q: q, dup: true, past: past})
 				continue
 			}
-			q := program.NewSeedQuery(tr, need)
-			q.Read, q.Value = r32, v
-			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key}
+			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key, past: past, noProbe: e.clean}
+			if e.clean && !relaxed {
+				sq.steer = steered(m, need, steer, r32)
+			}
 			if sq.relax {
 				sq.relaxKey = mapKey(tr, childMap(n.fixed, m, r32, v, true))
 			}
 			qs = append(qs, sq)
 		}
+		if e.clean && len(qs) > 0 && qs[len(qs)-1].q.Read == r32 && !slices.Contains(steer, r32) {
+			steer = append(steer, r32)
+		}
 	}
-	qs = append(qs, e.raceQueries(ni, tr, m)...)
-	qs = append(qs, deadlockQueries(ni, tr, m)...)
+	if !n.requery { // asked when it was executed
+		qs = append(qs, e.raceQueries(ni, tr, m)...)
+		qs = append(qs, deadlockQueries(ni, tr, m)...)
+	}
 	return qs, duplicates
 }
 
@@ -545,17 +679,41 @@ func (ds *deciders) solve(ctx context.Context, q *query) {
 	defer func() { q.dur += time.Since(start) }()
 	if q.relaxing { // see query.relax
 		e := &q.q.Trace.Events[q.q.Read]
-		if !e.Is(program.RMW) && !program.WritesAtTarget(e, q.q.Value) {
-			probe := *q
-			probe.q.Continue = true
-			ds.ask(ctx, &probe)
-			if probe.err != nil || !probe.ans.Sat {
-				q.err = probe.err
+		probe := *q
+		probe.q.Continue = true
+		q.q.Fixed, q.steer, q.relaxed = nil, nil, true
+		if e.Is(program.RMW) || program.WritesAtTarget(e, q.q.Value) {
+			ds.ask(ctx, q)
+			return
+		}
+		if q.noProbe {
+			// While clean, whether the relaxed seed exists decides
+			// cleanliness (see explorer.clean); the probe still decides
+			// whether it makes a child.
+			ds.ask(ctx, q)
+			if q.err != nil || !q.ans.Sat {
 				return
 			}
+			q.unclean = true
 		}
-		q.q.Fixed = nil
-		q.relaxed = true
+		ds.ask(ctx, &probe)
+		if probe.err != nil || !probe.ans.Sat {
+			q.ans, q.err = program.SeedAnswer{}, probe.err
+			return
+		}
+		if q.noProbe {
+			return // the relaxed answer is there already
+		}
+	}
+	if len(q.steer) > 0 {
+		st := *q
+		st.q.Fixed = q.steer
+		ds.ask(ctx, &st)
+		if st.err == nil && st.ans.Sat {
+			q.ans, q.by = st.ans, st.by
+			return
+		}
+		q.dur += st.dur
 	}
 	ds.ask(ctx, q)
 }
@@ -598,17 +756,36 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 		if n.err != nil {
 			e.rec.Extra("seed_replay_failures", 1)
 		}
-		tr := n.x.Trace()
-		e.checkFixed(n)
-		if e.rec.Execution(n.x) {
-			return nil, true
+		tr := n.mcm.T
+		if !n.requery {
+			e.checkFixed(n)
+			if e.rec.Execution(n.x) {
+				return nil, true
+			}
+		}
+		if n.slept > 0 {
+			e.rec.Extra("seeds_asleep", float64(n.slept))
+		}
+		var covered []sleepEntry // n's seeds covered so far (see sleepEntry)
+		cover := func(q *query) {
+			if e.clean {
+				covered = append(covered, sleepEntry{tr.Events[q.q.Read].ID(), q.q.Value, q.past})
+			}
 		}
 		for _, q := range byNode[i] {
+			if q.dup {
+				cover(q)
+				continue
+			}
 			if !q.asked {
 				e.rec.Extra("duplicates_avoided", 1) // another query of its group gave the map
+				cover(q)
 				continue
 			}
 			e.count(q)
+			if e.clean && (q.unclean || q.relaxed && q.err == nil && q.ans.Sat) {
+				e.unclean = true // see explorer.clean
+			}
 			if q.err != nil || !q.ans.Sat {
 				continue
 			}
@@ -627,12 +804,16 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 					return nil, true
 				}
 				child := &node{seed: q.ans.Schedule, fixed: childMap(n.fixed, n.mcm, q.q.Read, q.q.Value, q.relaxed)}
+				if !q.relaxed && e.clean {
+					child.sleep = append(append([]sleepEntry(nil), n.sleep...), covered...)
+				}
+				cover(q)
 				key := mapKey(tr, child.fixed)
-				if e.visited[key] {
+				if e.covers(key, child.sleep) {
 					e.rec.Extra("duplicates_avoided", 1)
 					continue
 				}
-				e.visited[key] = true
+				e.visit(key, child.sleep)
 				next = append(next, child)
 			case qRace:
 				a, b := q.q.Race[0], q.q.Race[1]
@@ -664,8 +845,8 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 				for _, id := range f.Schedule {
 					child.fixed[id] = 0
 				}
-				if key := "deadlock:" + mapKey(tr, child.fixed); !e.visited[key] {
-					e.visited[key] = true
+				if key := "deadlock:" + mapKey(tr, child.fixed); !e.covers(key, nil) {
+					e.visit(key, nil)
 					child.fixed = nil
 					next = append(next, child)
 				}
@@ -754,6 +935,37 @@ func childMap(parent map[program.EventID]int64, m *encode.MCM, r int32, v int64,
 	return fixed
 }
 
+// classKey returns the read-value map of x, every read with its value, as
+// a map key, if x ended normally with every thread finished. A node whose
+// map is that map would explore nothing new: the threads are deterministic
+// between reads, so every execution that gives all of x's reads x's values
+// runs x's events, and finishes as x did; a seed giving that map would
+// execute x's class again, all its reads fixed, with no seeds of its own
+// and the race and deadlock queries x's trace asked already. ok is false
+// when x was cut (an exit of main, a failure, a deadlock, a bound): other
+// executions with the same reads may run further.
+func classKey(x program.Execution) (key string, ok bool) {
+	if x == nil {
+		return "", false
+	}
+	if over, out := x.Done(); !over || out.Kind != program.Normal {
+		return "", false
+	}
+	for t := 0; t < x.Threads(); t++ {
+		if _, st := x.Pending(program.ThreadID(t)); st != program.Finished && st != program.Absent {
+			return "", false
+		}
+	}
+	tr := x.Trace()
+	all := map[program.EventID]int64{}
+	for i := range tr.Events {
+		if tr.Events[i].Kind == program.Read {
+			all[tr.Events[i].ID()] = tr.Events[i].Value
+		}
+	}
+	return mapKey(tr, all), true
+}
+
 // mapKey is the canonical form of a read-value map. Thread ids are
 // interned per program, so the key is stable across executions.
 func mapKey(_ *program.Trace, fixed map[program.EventID]int64) string {
@@ -776,4 +988,72 @@ func mapKey(_ *program.Trace, fixed map[program.EventID]int64) string {
 		buf = binary.AppendVarint(buf, e.v)
 	}
 	return string(buf)
+}
+
+// pastKey is the key of the reads in r's causal past (without r), with
+// their values.
+func pastKey(tr *program.Trace, m *encode.MCM, r int32) string {
+	past := map[program.EventID]int64{}
+	for i, in := range m.Closure(r) {
+		if in && int32(i) != r && tr.Events[i].Kind == program.Read {
+			past[tr.Events[i].ID()] = tr.Events[i].Value
+		}
+	}
+	return mapKey(tr, past)
+}
+
+// asleep reports whether the seed (read, v) with the given causal past is
+// in the sleep set.
+func asleep(sleep []sleepEntry, read program.EventID, v int64, past string) bool {
+	for _, s := range sleep {
+		if s.read == read && s.value == v && s.past == past {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether a node with the map key exists whose sleep set is
+// within sleep: it explores all that a node with key and sleep would.
+func (e *explorer) covers(key string, sleep []sleepEntry) bool {
+	if !e.clean { // sleep sets given up: every node explores all its seeds
+		return len(e.visited[key]) > 0
+	}
+	for _, z := range e.visited[key] {
+		if subset(z, sleep) {
+			return true
+		}
+	}
+	return false
+}
+
+// visit records a node with the map key and the sleep set.
+func (e *explorer) visit(key string, sleep []sleepEntry) {
+	e.visited[key] = append(e.visited[key], sleep)
+}
+
+func subset(a, b []sleepEntry) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// steered returns need with the reads of steer added that a seed for r can
+// keep (not r, not causally after it), sorted; nil if there are none.
+func steered(m *encode.MCM, need, steer []int32, r int32) []int32 {
+	var out []int32
+	for _, p := range steer {
+		if p != r && !m.Before(r, p) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	out = append(out, need...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
