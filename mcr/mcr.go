@@ -134,7 +134,7 @@ type query struct {
 	noProbe bool // ask relaxed before the probe (while clean: see explorer.clean)
 	unclean bool // the relaxed seed exists (see explorer.clean)
 	// steer, if not empty, is the query's Fixed with reads added that
-	// keep their values: the seed is asked so first. Reads whose seeds an
+	// keep their values: a satisfiable seed is asked so again. Reads whose seeds an
 	// elder sibling or the sleep set covers keep the values they have
 	// here, so the child's execution does not land in a class that
 	// sibling explores. The child's map is the same either way (any
@@ -705,17 +705,17 @@ func (ds *deciders) solve(ctx context.Context, q *query) {
 			return // the relaxed answer is there already
 		}
 	}
-	if len(q.steer) > 0 {
+	ds.ask(ctx, q)
+	if len(q.steer) > 0 && q.err == nil && q.ans.Sat {
+		// Steered only once satisfiable: most seeds are not, and they
+		// need one query then, not two.
 		st := *q
 		st.q.Fixed = q.steer
 		ds.ask(ctx, &st)
 		if st.err == nil && st.ans.Sat {
 			q.ans, q.by = st.ans, st.by
-			return
 		}
-		q.dur += st.dur
 	}
-	ds.ask(ctx, q)
 }
 
 // ask answers q with the main decider, or the fallback when it fails.
