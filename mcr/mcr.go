@@ -83,11 +83,11 @@ type node struct {
 	// ancestors cover (see sleepEntry); slept counts those skipped.
 	sleep []sleepEntry
 	slept int
-	// requery marks a node whose execution and model were kept because
-	// sleep sets skipped some of its seeds: when they are given up, it is
-	// queried again, not executed again (see explorer.clean).
+	// requery marks a node kept because sleep sets skipped some of its
+	// seeds: when they are given up, its seed is replayed (the same
+	// execution: counted as a replay, not again as an execution) and it is
+	// queried again (see explorer.clean).
 	requery bool
-	tr      *program.Trace // a kept node's trace
 	err     error
 	mcm     *encode.MCM
 }
@@ -240,10 +240,6 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// 1. execute the seeds
 	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
 		n := batch[i]
-		if n.requery {
-			n.mcm = encode.NewMCM(n.tr)
-			return
-		}
 		n.x, n.err = program.Replay(e.p, n.seed)
 		n.mcm = encode.NewMCM(n.x.Trace())
 	})
@@ -285,11 +281,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// needed (interpreter states, models) now.
 	for _, n := range batch {
 		if e.clean && n.slept > 0 && !n.requery {
-			e.kept = append(e.kept, n) // with its trace: the model is rebuilt
-			t := *n.mcm.T              // a copy: the execution, which holds the trace, can go
-			n.tr = &t
-			n.x, n.mcm = nil, nil
-			continue
+			e.kept = append(e.kept, n)
 		}
 		n.x, n.mcm = nil, nil
 	}
@@ -757,7 +749,9 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			e.rec.Extra("seed_replay_failures", 1)
 		}
 		tr := n.mcm.T
-		if !n.requery {
+		if n.requery {
+			e.rec.Extra("replays", 1)
+		} else {
 			e.checkFixed(n)
 			if e.rec.Execution(n.x) {
 				return nil, true
