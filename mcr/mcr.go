@@ -182,8 +182,8 @@ type explorer struct {
 	// So the first relaxed seed that exists makes the search unclean:
 	// sleep sets are given up, and the nodes whose seeds slept (kept) are
 	// queried again for them.
-	clean, unclean bool
-	kept           []*node         // nodes with seeds asleep, while clean
+	clean, unclean bool            // unclean: given up, kept nodes not yet queried again
+	kept           []*node         // nodes with seeds asleep
 	raced          map[string]bool // location pairs whose race was found
 	initErr        error
 	mu             sync.Mutex
@@ -201,8 +201,7 @@ func (e *explorer) run(ctx context.Context) *explore.Result {
 				return e.result()
 			}
 			if e.unclean { // see explorer.clean
-				e.rec.Extra("sleep_sets_given_up", 1)
-				e.clean, e.unclean = false, false
+				e.unclean = false
 				for _, n := range e.kept {
 					n.requery, n.sleep, n.slept = true, nil, 0
 				}
@@ -280,7 +279,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// The level keeps the batch until it ends; free what is no longer
 	// needed (interpreter states, models) now.
 	for _, n := range batch {
-		if e.clean && n.slept > 0 && !n.requery {
+		if n.slept > 0 && !n.requery { // its seeds slept while clean
 			e.kept = append(e.kept, n)
 		}
 		n.x, n.mcm = nil, nil
@@ -778,7 +777,11 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			}
 			e.count(q)
 			if e.clean && (q.unclean || q.relaxed && q.err == nil && q.ans.Sat) {
-				e.unclean = true // see explorer.clean
+				// Given up at once: from here on the merge dedupes as
+				// without sleep sets; the nodes whose seeds slept are
+				// queried again after this batch (see explorer.clean).
+				e.clean, e.unclean = false, true
+				e.rec.Extra("sleep_sets_given_up", 1)
 			}
 			if q.err != nil || !q.ans.Sat {
 				continue
