@@ -10,8 +10,9 @@
 //     reads outside the map are flipped;
 //   - a visited set keyed on the canonical form of that map drops a seed
 //     that another branch already produced, before it is solved when the
-//     map is known (counted as duplicates avoided), and a finished
-//     execution marks its own full map (classKey);
+//     map is known (counted as duplicates avoided), and so is one whose
+//     child could only run the class of a finished execution again
+//     (classes.covers);
 //   - sleep sets over seeds (sleepEntry) make the spaces of siblings
 //     disjoint: a seed an elder sibling covers is not asked again below a
 //     younger one, and younger siblings' seeds are steered away from the
@@ -80,6 +81,10 @@ type node struct {
 	seed  program.Schedule
 	fixed map[program.EventID]int64 // reads the seed fixes, with their values
 	x     program.Execution         // the seed's execution, until its batch is merged
+	// pos and free index the trace's events and mark its free reads
+	// (freeReads), for classes.covers.
+	pos  map[program.EventID]int32
+	free []bool
 	// sleep lists the seeds that earlier siblings of this node or of its
 	// ancestors cover (see sleepEntry); slept counts those skipped.
 	sleep []sleepEntry
@@ -159,7 +164,7 @@ type query struct {
 // Explore runs MCR on p.
 func Explore(ctx context.Context, p program.Program, opts Options) *explore.Result {
 	e := &explorer{p: p, opts: opts, rec: explore.NewRecorder("mcr", opts.Options),
-		workers: parallel.Workers(opts.Workers), visited: map[string][][]sleepEntry{"": {nil}}, clean: true, raced: map[string]bool{}}
+		workers: parallel.Workers(opts.Workers), visited: map[string][][]sleepEntry{"": {nil}}, clean: true, raced: map[string]bool{}, done: classes{}}
 	return e.run(ctx)
 }
 
@@ -186,6 +191,7 @@ type explorer struct {
 	clean, unclean bool            // unclean: given up, kept nodes not yet queried again
 	kept           []*node         // nodes with seeds asleep
 	raced          map[string]bool // location pairs whose race was found
+	done           classes         // the classes of finished executions
 	initErr        error
 	mu             sync.Mutex
 }
@@ -247,12 +253,11 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 		e.rec.Stop(stopReason(ctx))
 		return nil, true
 	}
-	// A finished execution whose read map a child would fix entirely is
-	// the only class of that child's space: mark the map visited (see
-	// classKey), in node order.
+	// Record the classes of finished executions (see classes.covers), in
+	// node order.
 	for _, n := range batch {
-		if k, ok := classKey(n.x); ok && !n.requery {
-			e.visit(k, nil)
+		if !n.requery {
+			e.done.add(n.x, n.mcm)
 		}
 	}
 	// 2. the queries of every node, listed in parallel (queries only reads
@@ -280,6 +285,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// The level keeps the batch until it ends; free what is no longer
 	// needed (interpreter states, models) now.
 	for _, n := range batch {
+		n.pos, n.free = nil, nil
 		if n.slept > 0 && !n.requery { // its seeds slept while clean
 			e.kept = append(e.kept, n)
 		}
@@ -399,6 +405,7 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 	for i := range ev {
 		pos[ev[i].ID()] = int32(i)
 	}
+	n.pos, n.free = pos, freeReads(m)
 	var fixed []int32
 	for id := range n.fixed {
 		if p, ok := pos[id]; ok {
@@ -454,8 +461,9 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 			q.Read, q.Value = r32, v
 			// The child's map is known before the query is solved: if
 			// another node has it already, the query is moot.
-			key := mapKey(tr, childMap(n.fixed, m, r32, v, relaxed))
-			if e.covers(key, sleep) && !(relaxed && e.clean) { // see explorer.clean
+			cm := childMap(n.fixed, m, r32, v, relaxed)
+			key := mapKey(tr, cm)
+			if (e.covers(key, sleep) || e.done.covers(cm, n.freeFor(r32))) && !(relaxed && e.clean) { // see explorer.clean
 				duplicates++
 				qs = append(qs, &query{node: ni, kind: qSeed, q: q, dup: true, past: past})
 				continue
@@ -807,7 +815,7 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 				}
 				cover(q)
 				key := mapKey(tr, child.fixed)
-				if e.covers(key, child.sleep) {
+				if e.covers(key, child.sleep) || e.done.covers(child.fixed, n.freeFor(q.q.Read)) {
 					e.rec.Extra("duplicates_avoided", 1)
 					continue
 				}
@@ -933,37 +941,6 @@ func childMap(parent map[program.EventID]int64, m *encode.MCM, r int32, v int64,
 	return fixed
 }
 
-// classKey returns the read-value map of x, every read with its value, as
-// a map key, if x ended normally with every thread finished. A node whose
-// map is that map would explore nothing new: the threads are deterministic
-// between reads, so every execution that gives all of x's reads x's values
-// runs x's events, and finishes as x did; a seed giving that map would
-// execute x's class again, all its reads fixed, with no seeds of its own
-// and the race and deadlock queries x's trace asked already. ok is false
-// when x was cut (an exit of main, a failure, a deadlock, a bound): other
-// executions with the same reads may run further.
-func classKey(x program.Execution) (key string, ok bool) {
-	if x == nil {
-		return "", false
-	}
-	if over, out := x.Done(); !over || out.Kind != program.Normal {
-		return "", false
-	}
-	for t := 0; t < x.Threads(); t++ {
-		if _, st := x.Pending(program.ThreadID(t)); st != program.Finished && st != program.Absent {
-			return "", false
-		}
-	}
-	tr := x.Trace()
-	all := map[program.EventID]int64{}
-	for i := range tr.Events {
-		if tr.Events[i].Kind == program.Read {
-			all[tr.Events[i].ID()] = tr.Events[i].Value
-		}
-	}
-	return mapKey(tr, all), true
-}
-
 // mapKey is the canonical form of a read-value map. Thread ids are
 // interned per program, so the key is stable across executions.
 func mapKey(_ *program.Trace, fixed map[program.EventID]int64) string {
@@ -1054,4 +1031,14 @@ func steered(m *encode.MCM, need, steer []int32, r int32) []int32 {
 	out = append(out, need...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// freeFor returns which reads of a child's map, a seed for the read at
+// position target of n's trace gives, key a classes lookup: the free reads
+// of n's trace, and the target.
+func (n *node) freeFor(target int32) func(program.EventID) bool {
+	return func(id program.EventID) bool {
+		p, ok := n.pos[id]
+		return ok && (p == target || n.free[p])
+	}
 }
