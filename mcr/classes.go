@@ -22,8 +22,9 @@ type readValue struct {
 // then every execution that gives x's reads x's values runs x's events
 // (threads are deterministic between reads) and finishes as x did. A cut
 // execution (an exit of main, a failure, a deadlock, a bound) is not
-// recorded: others with the same reads may run further.
-func (c classes) add(x program.Execution, m *encode.MCM) {
+// recorded: others with the same reads may run further. free marks the
+// free reads of m's trace (freeReads).
+func (c classes) add(x program.Execution, m *encode.MCM, free []bool) {
 	if over, out := x.Done(); !over || out.Kind != program.Normal {
 		return
 	}
@@ -33,7 +34,6 @@ func (c classes) add(x program.Execution, m *encode.MCM) {
 		}
 	}
 	tr := m.T
-	free := freeReads(m)
 	var all []readValue
 	part := map[program.EventID]int64{}
 	for i := range tr.Events {

@@ -23,9 +23,9 @@
 // Every search that stayed clean ran at most one execution per
 // reads-from class: on the testdata programs (casrot N=9: 8597 for 8597
 // classes, 27109 without sleep sets) and on 912 of 1200 random programs
-// (the tests hold clean searches to it). Once relaxed seeds appear (see query.relax), a class can still be
-// executed more than once: by nodes with different maps, and by relaxed
-// seeds. Reusing an earlier execution that satisfies a node's map instead
+// (the tests hold clean searches to it). Once relaxed seeds appear (see
+// query.relax), a class can still be executed more than once: by nodes
+// with different maps, and by relaxed seeds. Reusing an earlier execution that satisfies a node's map instead
 // of running its seed removes that, but lost outcomes on 3 of 1000 random
 // programs (502, 879, 1065 of randprog.SmallOptions), so it is not done;
 // keeping sleep sets with relaxed seeds lost outcomes on 7 to 93 of 1200.
@@ -81,8 +81,8 @@ type node struct {
 	seed  program.Schedule
 	fixed map[program.EventID]int64 // reads the seed fixes, with their values
 	x     program.Execution         // the seed's execution, until its batch is merged
-	// pos and free index the trace's events and mark its free reads
-	// (freeReads), for classes.covers.
+	// free marks the trace's free reads (freeReads) and pos indexes its
+	// events, for classes.covers.
 	pos  map[program.EventID]int32
 	free []bool
 	// sleep lists the seeds that earlier siblings of this node or of its
@@ -140,9 +140,9 @@ type query struct {
 	noProbe bool // ask relaxed before the probe (while clean: see explorer.clean)
 	unclean bool // the relaxed seed exists (see explorer.clean)
 	// steer, if not empty, is the query's Fixed with reads added that
-	// keep their values: a satisfiable seed is asked so again. Reads whose seeds an
-	// elder sibling or the sleep set covers keep the values they have
-	// here, so the child's execution does not land in a class that
+	// keep their values: a satisfiable seed is asked so again. Reads whose
+	// seeds an elder sibling or the sleep set covers keep the values they
+	// have here, so the child's execution does not land in a class that
 	// sibling explores. The child's map is the same either way (any
 	// execution of its space would do), so this only steers.
 	steer []int32
@@ -248,6 +248,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 		n := batch[i]
 		n.x, n.err = program.Replay(e.p, n.seed)
 		n.mcm = encode.NewMCM(n.x.Trace())
+		n.free = freeReads(n.mcm)
 	})
 	if ctx.Err() != nil {
 		e.rec.Stop(stopReason(ctx))
@@ -257,7 +258,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// node order.
 	for _, n := range batch {
 		if !n.requery {
-			e.done.add(n.x, n.mcm)
+			e.done.add(n.x, n.mcm, n.free)
 		}
 	}
 	// 2. the queries of every node, listed in parallel (queries only reads
@@ -405,7 +406,7 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 	for i := range ev {
 		pos[ev[i].ID()] = int32(i)
 	}
-	n.pos, n.free = pos, freeReads(m)
+	n.pos = pos
 	var fixed []int32
 	for id := range n.fixed {
 		if p, ok := pos[id]; ok {
@@ -445,7 +446,7 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 		relaxed := len(need) == 0 && len(fixed) > 0
 		past := ""
 		if e.clean {
-			past = pastKey(tr, m, r32)
+			past = mapKey(tr, pastReads(m, r32))
 		}
 		sleep := n.sleep // the child's will contain n's
 		if relaxed {
@@ -924,15 +925,8 @@ func sortedLocations(a, b explore.Location) []explore.Location {
 // source write depends on stay free: another write of the same value could
 // serve, so they may still be flipped below.
 func childMap(parent map[program.EventID]int64, m *encode.MCM, r int32, v int64, relaxed bool) map[program.EventID]int64 {
-	tr := m.T
-	fixed := map[program.EventID]int64{}
-	past := m.Closure(r)
-	for i, in := range past {
-		if in && tr.Events[i].Kind == program.Read {
-			fixed[tr.Events[i].ID()] = tr.Events[i].Value
-		}
-	}
-	fixed[tr.Events[r].ID()] = v
+	fixed := pastReads(m, r)
+	fixed[m.T.Events[r].ID()] = v
 	if !relaxed {
 		for id, val := range parent {
 			fixed[id] = val
@@ -965,16 +959,17 @@ func mapKey(_ *program.Trace, fixed map[program.EventID]int64) string {
 	return string(buf)
 }
 
-// pastKey is the key of the reads in r's causal past (without r), with
-// their values.
-func pastKey(tr *program.Trace, m *encode.MCM, r int32) string {
+// pastReads returns the reads in r's causal past (without r), with their
+// values.
+func pastReads(m *encode.MCM, r int32) map[program.EventID]int64 {
+	tr := m.T
 	past := map[program.EventID]int64{}
 	for i, in := range m.Closure(r) {
 		if in && int32(i) != r && tr.Events[i].Kind == program.Read {
 			past[tr.Events[i].ID()] = tr.Events[i].Value
 		}
 	}
-	return mapKey(tr, past)
+	return past
 }
 
 // asleep reports whether the seed (read, v) with the given causal past is
