@@ -61,25 +61,73 @@ import (
 // something is wrong). The search stops at the first finding unless
 // opts.KeepGoing, and when ctx is done (the result is then incomplete).
 func RVFSMC(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
-	return RVFSMCWorkers(ctx, p, opts, 1)
+	return RVFSMCWith(ctx, p, opts, RVFConfig{})
 }
 
 // RVFSMCWorkers is RVFSMC on the given number of workers (below 1: one).
 // Everything but the algorithm counters of Extra is the same for every
 // number of workers.
 func RVFSMCWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
-	s := &rvfSMC{ctx: ctx, p: p, good: map[program.EventID][]program.EventID{}}
-	if workers <= 1 {
-		seq := newSeqSink("rvf", opts)
+	return RVFSMCWith(ctx, p, opts, RVFConfig{Workers: workers})
+}
+
+// RVFConfig says which deciders RVF-SMC asks and what else it reports; the
+// MCR explorer (package mcr) runs RVF-SMC's exploration order with its own
+// deciders through it. The zero value is RVFSMC.
+type RVFConfig struct {
+	// Workers is the number of workers (below 1: one).
+	Workers int
+	// Name is the algorithm name of the result ("" : "rvf").
+	Name string
+	// Decider decides the good-writes instances of the mutations (lines
+	// 19-22); nil means VerifySC. It must be safe for concurrent use. An
+	// error from it stops the search (incomplete), so wrap a decider that
+	// may give up (Z3) with a fallback.
+	Decider program.Decider
+	// Races decides the race queries of Section 3.3 of seed 001 on the
+	// maximal traces (hb-ordered candidate pairs); nil means Seeder. It
+	// must be safe for concurrent use.
+	Races program.SeedDecider
+	// PredictNull reports a predicted null dereference (seed 001, Section
+	// 3.3, the null-read property) whenever a read whose value is
+	// dereferenced is given the value 0 and the instance has a witness,
+	// before that child runs.
+	PredictNull bool
+	// Queries names the counter of decided instances ("" :
+	// "verifysc_queries").
+	Queries string
+	// OnWitness, if set, sees every instance that VerifySC or Decider
+	// answered with a witness, and the witness; inst is reused after it
+	// returns. With several workers it is called concurrently.
+	OnWitness func(inst *program.Instance, w program.Witness)
+}
+
+// RVFSMCWith is RVF-SMC with the deciders and reports of cfg.
+func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cfg RVFConfig) *explore.Result {
+	if cfg.Name == "" {
+		cfg.Name = "rvf"
+	}
+	if cfg.Decider == nil {
+		cfg.Decider = &VerifySC{}
+	}
+	if cfg.Races == nil {
+		cfg.Races = Seeder{}
+	}
+	if cfg.Queries == "" {
+		cfg.Queries = "verifysc_queries"
+	}
+	s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}}
+	if cfg.Workers <= 1 {
+		seq := newSeqSink(cfg.Name, opts)
 		s.sink, s.races = seq, raceReporter{sink: seq}
-		s.call(nil, rvfCausal{}, nil)
+		s.call(nil, rvfCausal{}, nil, nil)
 		return seq.result()
 	}
-	s.par = newSMCPar(ctx, "rvf", opts, workers)
+	s.par = newSMCPar(ctx, cfg.Name, opts, cfg.Workers)
 	s.pc = newRootCtx(s.par)
 	s.sink, s.races = s.pc, raceReporter{sink: s.pc}
 	s.par.slot()
-	s.call(nil, rvfCausal{}, nil)
+	s.call(nil, rvfCausal{}, nil, nil)
 	s.par.release()
 	return s.par.result(s.pc)
 }
@@ -103,7 +151,7 @@ type rvfSMC struct {
 	p     program.Program
 	sink  smcSink
 	races raceReporter
-	vsc   VerifySC
+	cfg   *RVFConfig // shared by every call, read only
 	// good is GoodW of the current call: the allowed sources of every read
 	// (and acquire) of X.
 	good map[program.EventID][]program.EventID
@@ -116,9 +164,14 @@ type rvfSMC struct {
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
 // s.good. If live is not nil, it is an execution that has run σ already
-// (the parent's, when σ is σ̃∘r), else σ is run from the start. It returns
-// true if the exploration must stop.
-func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution) bool {
+// (the parent's, when σ is σ̃∘r), else σ is run from the start. pred, if
+// not nil, is the parent's finding about σ (RVFConfig.PredictNull),
+// reported here so that findings come in depth-first order on any number
+// of workers. It returns true if the exploration must stop.
+func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, pred *rvfPred) bool {
+	if pred != nil && s.sink.Finding(pred.f, pred.threads, "") {
+		return true
+	}
 	if s.ctx.Err() != nil {
 		s.sink.Stop(stopReason(s.ctx), false)
 		return true
@@ -221,11 +274,21 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 					abandon()
 					return true
 				}
+				// A dropped child would leave the search incomplete
+				// without saying so.
 				s.sink.Extra("decider_errors", 1)
-				continue
+				s.sink.Stop("decider failed: "+err.Error(), false)
+				abandon()
+				return true
 			}
 			if w == nil {
 				continue
+			}
+			var pred *rvfPred
+			if s.cfg.PredictNull && r.Kind == program.Read && r.Is(program.Deref) && q.value(group) == 0 {
+				pred = &rvfPred{threads: tr.Threads, f: explore.Finding{Kind: explore.KindNullDereference, Schedule: w,
+					Message:   "predicted: the dereferenced pointer " + tr.LocName(r.Loc) + " can be NULL",
+					Locations: []explore.Location{{File: tr.File, Line: r.Pos.Line, Col: r.Pos.Col}}}}
 			}
 			// Lines 23-28.
 			var live program.Execution
@@ -240,7 +303,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			if !spawned && len(pending) == 0 {
 				s.good[r.ID()] = group
 				s.anc = anc
-				stop := s.call(w, C.clone(), live)
+				stop := s.call(w, C.clone(), live, pred)
 				s.anc = anc.up
 				delete(s.good, r.ID())
 				if stop {
@@ -251,7 +314,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
 			c.t.ctx = c.k.pc
 			pending = append(pending, c)
-			s.par.dispatch(s.sink, &c.t, spawned, func() bool { return c.k.call(w, C.clone(), live) })
+			s.par.dispatch(s.sink, &c.t, spawned, func() bool { return c.k.call(w, C.clone(), live, pred) })
 		}
 		for len(pending) > 0 {
 			c := pending[0]
@@ -274,6 +337,13 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		s.sink.Extra("pruned_by_backtrack", float64(len(mutate)))
 	}
 	return false
+}
+
+// rvfPred is a finding a call reports about its child's seed before the
+// child runs (RVFConfig.PredictNull), with the threads that name its steps.
+type rvfPred struct {
+	f       explore.Finding
+	threads []program.Thread
 }
 
 // signal sets the backtrack signal of every ancestor read of loc in
@@ -365,10 +435,7 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 		s.sink.Extra("guided_witnesses", 1)
 		return append(slices.Clone(q.plain), r.ID()), nil
 	}
-	v := q.tr.InitValue(r.Loc)
-	if g := group[0]; g != program.InitID {
-		v = q.tr.Events[q.h.at[g.Thread][g.Index]].Value
-	}
+	v := q.value(group)
 	half := 0
 	if r.Kind == program.Read && (r.Is(program.RMW) && !r.Is(program.CAS) || r.Is(program.CAS) && v == r.Arg) {
 		half = 1
@@ -411,15 +478,26 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 	if r.Kind == program.Read {
 		inst.Events[d].Value = v
 	}
-	s.sink.Extra("verifysc_queries", 1)
-	w, ok, err := s.vsc.Decide(s.ctx, inst)
+	s.sink.Extra(s.cfg.Queries, 1)
+	w, ok, err := s.cfg.Decider.Decide(s.ctx, inst)
 	if err != nil || !ok {
 		return nil, err
+	}
+	if s.cfg.OnWitness != nil {
+		s.cfg.OnWitness(inst, w)
 	}
 	if w, err = sinkLast(inst, w, r.ID()); err != nil {
 		return nil, err
 	}
 	return scheduleOf(inst, w), nil
+}
+
+// value is the value the writes of group write.
+func (q *rvfQuery) value(group []program.EventID) int64 {
+	if g := group[0]; g != program.InitID {
+		return q.tr.Events[q.h.at[g.Thread][g.Index]].Value
+	}
+	return q.tr.InitValue(q.r.Loc)
 }
 
 // activeOf returns the last write to r's location (the last release of
@@ -465,7 +543,11 @@ func (s *rvfSMC) predictRace(tr *program.Trace) func(a, b int32) (program.Schedu
 		q := program.NewSeedQuery(tr, nil)
 		q.Race = [2]int32{a, b}
 		s.sink.Extra("race_queries", 1)
-		ans, err := Seeder{}.Seed(s.ctx, q)
+		ans, err := s.cfg.Races.Seed(s.ctx, q)
+		if err != nil && s.ctx.Err() == nil {
+			s.sink.Extra("decider_errors", 1)
+			s.sink.Stop("race query failed: "+err.Error(), false)
+		}
 		if err != nil || !ans.Sat {
 			return nil, false
 		}
@@ -482,7 +564,7 @@ type rvfChild struct {
 // fork returns a context for the child call that gives read r the sources
 // group, under the ancestor anc.
 func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncestor) *rvfSMC {
-	k := &rvfSMC{ctx: s.ctx, p: s.p, par: s.par, pc: s.pc.child(), anc: anc,
+	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, par: s.par, pc: s.pc.child(), anc: anc,
 		good: make(map[program.EventID][]program.EventID, len(s.good)+1)}
 	for id, g := range s.good {
 		k.good[id] = g

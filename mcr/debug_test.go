@@ -38,9 +38,7 @@ func TestDebugOutcomes(t *testing.T) {
 	}
 	d, m := map[string]string{}, map[string]string{}
 	explore.DFS(context.Background(), p, explore.Options{KeepGoing: true, Observe: collect(d)})
-	o := z3Options(1)
-	o.Observe = collect(m)
-	mcr.Explore(context.Background(), p, o)
+	mcr.Explore(context.Background(), p, mcr.Options{Options: explore.Options{KeepGoing: true, Observe: collect(m)}, Workers: 1})
 	var missing []string
 	for k := range d {
 		if _, ok := m[k]; !ok {

@@ -1,8 +1,12 @@
-// Package mcr implements Maximal Causality Reduction, the exploration
-// algorithm of 001_aa53da3bf10d3f4e.txt: execute a seed interleaving, take
-// the trace's maximal causal model, check properties on it, and generate a
-// seed for every read and every new value it could read (Algorithms 1-2),
-// solving seed queries and exploring seeds in parallel (Algorithm 3).
+package mcr
+
+// This file is ExploreSeeds (`--algo mcr-seeds`): MCR as published,
+// 001_aa53da3bf10d3f4e.txt Algorithms 1-3 (execute a seed interleaving,
+// take the trace's maximal causal model, check properties on it, and
+// generate a seed for every read and every new value it could read), with
+// as much of its redundancy removed as the seed-per-read structure allows.
+// Explore (explore.go) is the default; this one stays as the published
+// algorithm to compare with.
 //
 // Plain MCR can explore a class many times (seed 000 notes it). Here:
 //   - read-value maps only grow along a branch: a node carries the reads of
@@ -34,7 +38,6 @@
 // parallel, all their queries are solved in parallel, and the results are
 // merged in a fixed order. Findings and counts therefore do not depend on
 // the number of workers.
-package mcr
 
 import (
 	"context"
@@ -53,8 +56,8 @@ import (
 	"mcr/program/explore"
 )
 
-// Options configure an MCR exploration.
-type Options struct {
+// SeedOptions configure an ExploreSeeds exploration.
+type SeedOptions struct {
 	explore.Options
 	// Workers is the number of parallel workers (0: number of CPUs).
 	Workers int
@@ -161,8 +164,8 @@ type query struct {
 	dur      time.Duration
 }
 
-// Explore runs MCR on p.
-func Explore(ctx context.Context, p program.Program, opts Options) *explore.Result {
+// ExploreSeeds runs MCR as published (Algorithms 1-3) on p.
+func ExploreSeeds(ctx context.Context, p program.Program, opts SeedOptions) *explore.Result {
 	e := &explorer{p: p, opts: opts, rec: explore.NewRecorder("mcr", opts.Options),
 		workers: parallel.Workers(opts.Workers), visited: map[string][][]sleepEntry{"": {nil}}, clean: true, raced: map[string]bool{}, done: classes{}}
 	return e.run(ctx)
@@ -170,7 +173,7 @@ func Explore(ctx context.Context, p program.Program, opts Options) *explore.Resu
 
 type explorer struct {
 	p       program.Program
-	opts    Options
+	opts    SeedOptions
 	rec     *explore.Recorder
 	workers int
 	visited map[string][][]sleepEntry // map key -> the sleep sets of the nodes with that map

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"mcr/encode"
@@ -20,82 +21,103 @@ import (
 	"mcr/program/randprog"
 )
 
-func z3Options(workers int) mcr.Options {
-	return mcr.Options{Options: explore.Options{KeepGoing: true}, Workers: workers,
-		NewDecider: func() (program.SeedDecider, error) { return encode.NewZ3Seeder(0) }}
-}
-
-func explicitOptions(workers int) mcr.Options {
-	return mcr.Options{Options: explore.Options{KeepGoing: true}, Workers: workers,
-		NewDecider: func() (program.SeedDecider, error) { return explicit.Seeder{}, nil }}
-}
-
-// bothOptions cross-checks Z3 and the explicit search on every query.
-func bothOptions(stats *mcr.CrossStats) mcr.Options {
-	return mcr.Options{Options: explore.Options{KeepGoing: true}, Workers: 2,
-		NewDecider: func() (program.SeedDecider, error) {
-			z, err := encode.NewZ3Seeder(0)
-			if err != nil {
-				return nil, err
-			}
-			return mcr.CrossCheck{A: z, B: explicit.Seeder{}, CrossStats: stats}, nil
-		}}
-}
-
 func needZ3(t testing.TB) {
 	if !z3.Available() {
 		t.Skip("built without Z3")
 	}
 }
 
-// compare checks MCR against dfs on one program: the same outcomes and
-// finding kinds, no more executions (blocked ones aside) than dfs sees
-// reads-from classes, and no seed that missed its values.
-func compare(t *testing.T, name string, p program.Program, d *explore.Result, o mcr.Options) *explore.Result {
+// variant is one explorer of this package under test.
+type variant struct {
+	name string
+	// strict: never more executions than reads-from classes. ExploreSeeds
+	// only promises it while its sleep sets hold (its explorer.clean).
+	strict bool
+	// run explores p with every finding, on the deciders decider names
+	// ("explicit", "z3", "both": compared into cs); fellBack, if not nil,
+	// counts the queries Z3 gave up on.
+	run func(p program.Program, decider string, workers int, cs *mcr.CrossStats, fellBack *atomic.Int64) *explore.Result
+}
+
+var variants = []variant{
+	{"mcr", true, func(p program.Program, decider string, workers int, cs *mcr.CrossStats, fellBack *atomic.Int64) *explore.Result {
+		o := mcr.Options{Options: explore.Options{KeepGoing: true}, Workers: workers}
+		switch decider {
+		case "z3":
+			o.Decider = mcr.Fallback{A: &encode.Z3Decider{}, B: &explicit.VerifySC{}, Used: fellBack}
+			o.NewRaceDecider = func() (program.SeedDecider, error) { return encode.NewZ3Seeder(0) }
+		case "both":
+			o.Decider = mcr.CrossDecider{A: &encode.Z3Decider{}, B: &explicit.VerifySC{}, CrossStats: cs}
+			o.NewRaceDecider = func() (program.SeedDecider, error) { return crossSeeder(cs) }
+		}
+		return mcr.Explore(context.Background(), p, o)
+	}},
+	{"mcr-seeds", false, func(p program.Program, decider string, workers int, cs *mcr.CrossStats, _ *atomic.Int64) *explore.Result {
+		o := mcr.SeedOptions{Options: explore.Options{KeepGoing: true}, Workers: workers,
+			NewDecider: func() (program.SeedDecider, error) { return explicit.Seeder{}, nil }}
+		switch decider {
+		case "z3":
+			o.NewDecider = func() (program.SeedDecider, error) { return encode.NewZ3Seeder(0) }
+		case "both":
+			o.NewDecider = func() (program.SeedDecider, error) { return crossSeeder(cs) }
+		}
+		return mcr.ExploreSeeds(context.Background(), p, o)
+	}},
+}
+
+// crossSeeder asks Z3 and the explicit search every seed query.
+func crossSeeder(cs *mcr.CrossStats) (program.SeedDecider, error) {
+	z, err := encode.NewZ3Seeder(0)
+	if err != nil {
+		return nil, err
+	}
+	return mcr.CrossCheck{A: z, B: explicit.Seeder{}, CrossStats: cs}, nil
+}
+
+// compare checks an MCR result m against dfs's d on one program: the same
+// outcomes and finding kinds, complete, no seed that missed its values,
+// and no more executions (blocked ones aside) than dfs sees reads-from
+// classes (for ExploreSeeds: only while its sleep sets held, and at most
+// about three times as many after).
+func compare(t *testing.T, name string, v variant, d, m *explore.Result) *explore.Result {
 	t.Helper()
-	m := mcr.Explore(context.Background(), p, o)
 	ds, ms := d.Stats, m.Stats
 	if ms.Outcomes != ds.Outcomes {
-		t.Errorf("%s: mcr reaches %d outcomes, dfs %d", name, ms.Outcomes, ds.Outcomes)
+		t.Errorf("%s: %s reaches %d outcomes, dfs %d", name, v.name, ms.Outcomes, ds.Outcomes)
 	}
 	if got, want := m.FindingKinds(), d.FindingKinds(); !reflect.DeepEqual(got, want) {
-		t.Errorf("%s: mcr finds %v, dfs %v", name, got, want)
+		t.Errorf("%s: %s finds %v, dfs %v", name, v.name, got, want)
 	}
-	// While its sleep sets hold (no relaxed seed exists), MCR runs at most
-	// one execution per class. Once relaxed seeds give them up, nodes
-	// with different maps and relaxed seeds can repeat a class (issue 3):
-	// logged, and a bound a little above keeps a blow-up visible.
-	clean := ms.Extra["sleep_sets_given_up"] == 0
+	clean := v.strict || ms.Extra["sleep_sets_given_up"] == 0
 	if ms.Executions-ms.Blocked > ds.RFClasses {
 		if clean {
-			t.Errorf("%s: clean, but mcr runs %d executions (%d blocked), dfs sees %d reads-from classes", name, ms.Executions, ms.Blocked, ds.RFClasses)
+			t.Errorf("%s: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.name, ms.Executions, ms.Blocked, ds.RFClasses)
 		} else {
-			t.Logf("%s: relaxed seeds: mcr runs %d executions (%d blocked), dfs sees %d reads-from classes", name, ms.Executions, ms.Blocked, ds.RFClasses)
+			t.Logf("%s: relaxed seeds: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.name, ms.Executions, ms.Blocked, ds.RFClasses)
 		}
 	}
 	if ms.Executions > 3*ds.RFClasses+2 {
-		t.Errorf("%s: mcr runs %d executions for %d reads-from classes", name, ms.Executions, ds.RFClasses)
+		t.Errorf("%s: %s runs %d executions for %d reads-from classes", name, v.name, ms.Executions, ds.RFClasses)
 	}
-	for _, k := range []string{"seed_mismatches", "seed_replay_failures", "unknown"} {
+	for _, k := range []string{"seed_mismatches", "seed_replay_failures", "unknown", "rf_mismatches", "replay_errors", "decider_errors"} {
 		if ms.Extra[k] != 0 {
-			t.Errorf("%s: %s = %v", name, k, ms.Extra[k])
+			t.Errorf("%s: %s: %s = %v", name, v.name, k, ms.Extra[k])
 		}
 	}
 	if !ms.Complete {
-		t.Errorf("%s: incomplete: %s", name, ms.Stopped)
+		t.Errorf("%s: %s incomplete: %s", name, v.name, ms.Stopped)
 	}
 	return m
 }
 
-// TestAgainstDFSTestdata compares MCR with dfs on every testdata run dfs can afford.
-func TestAgainstDFSTestdata(t *testing.T) {
-	needZ3(t)
+// forCases runs f on every testdata run that want selects.
+func forCases(t *testing.T, want func(c explore.Case) bool, f func(t *testing.T, c explore.Case, p program.Program)) {
 	cases, err := explore.LoadCases("../testdata/c")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		if !c.For("dfs") || c.Bounded {
+		if !want(c) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
@@ -103,28 +125,48 @@ func TestAgainstDFSTestdata(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
-			m1 := compare(t, c.Name, p, d, z3Options(1))
-			m2 := mcr.Explore(context.Background(), p, z3Options(2))
-			if m1.Stats.Executions != m2.Stats.Executions || !reflect.DeepEqual(m1.FindingKinds(), m2.FindingKinds()) ||
-				len(m1.Findings) != len(m2.Findings) {
-				t.Errorf("workers 1 and 2 differ: %d/%d executions, %d/%d findings", m1.Stats.Executions, m2.Stats.Executions, len(m1.Findings), len(m2.Findings))
-			}
-			ex := compare(t, c.Name+" (explicit)", p, d, explicitOptions(2))
-			if !reflect.DeepEqual(ex.FindingKinds(), m1.FindingKinds()) {
-				t.Errorf("explicit decider finds %v, z3 %v", ex.FindingKinds(), m1.FindingKinds())
-			}
-			var cs mcr.CrossStats
-			mcr.Explore(context.Background(), p, bothOptions(&cs))
-			if cs.Disagreements != 0 || cs.Invalid != 0 || cs.Queries == 0 {
-				t.Errorf("--decider both: %d queries, %d disagreements (%s), %d invalid answers", cs.Queries, cs.Disagreements, cs.First, cs.Invalid)
-			}
+			f(t, c, p)
 		})
 	}
 }
 
-// TestAgainstDFSRandom compares MCR with dfs on random small programs
-// (MCR_RANDOM sets how many; default 200).
+// TestAgainstDFSTestdata compares both explorers with dfs on every
+// testdata run dfs can afford, with Z3 and the explicit deciders, on 1 and
+// 2 workers: the same outcomes and findings, the bound on executions,
+// identical counts and findings on any number of workers and decider, and
+// Z3 and the explicit deciders agreeing on every query.
+func TestAgainstDFSTestdata(t *testing.T) {
+	needZ3(t)
+	forCases(t, func(c explore.Case) bool { return c.For("dfs") && !c.Bounded }, func(t *testing.T, c explore.Case, p program.Program) {
+		d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
+		for _, v := range variants {
+			var fellBack atomic.Int64
+			m1 := compare(t, c.Name, v, d, v.run(p, "z3", 1, nil, &fellBack))
+			m2 := v.run(p, "z3", 2, nil, &fellBack)
+			ex := compare(t, c.Name+" (explicit)", v, d, v.run(p, "explicit", 2, nil, nil))
+			for _, m := range []*explore.Result{m2, ex} {
+				if m.Stats.Executions != m1.Stats.Executions || !reflect.DeepEqual(m.FindingKinds(), m1.FindingKinds()) ||
+					len(m.Findings) != len(m1.Findings) {
+					t.Errorf("%s: z3 on 1 worker: %d executions, %d findings; z3 on 2 or explicit: %d, %d", v.name,
+						m1.Stats.Executions, len(m1.Findings), m.Stats.Executions, len(m.Findings))
+				}
+			}
+			if fellBack.Load() != 0 {
+				t.Errorf("%s: Z3 gave up on %d queries", v.name, fellBack.Load())
+			}
+			var cs mcr.CrossStats
+			v.run(p, "both", 2, &cs, nil)
+			asked := m1.Stats.Extra["seed_queries"] + m1.Stats.Extra["race_queries"]
+			if cs.Disagreements != 0 || cs.Invalid != 0 || cs.Queries == 0 && asked > 0 {
+				t.Errorf("%s --decider both: %d queries, %d disagreements (%s), %d invalid answers", v.name, cs.Queries, cs.Disagreements, cs.First, cs.Invalid)
+			}
+		}
+	})
+}
+
+// TestAgainstDFSRandom compares both explorers with dfs on random small
+// programs (MCR_RANDOM sets how many; default 200), with the explicit
+// deciders and, on every fourth, Z3.
 func TestAgainstDFSRandom(t *testing.T) {
 	needZ3(t)
 	n := 200
@@ -134,9 +176,9 @@ func TestAgainstDFSRandom(t *testing.T) {
 	if testing.Short() {
 		n = 30
 	}
-	// Programs beyond the first n on which earlier versions lost outcomes:
-	// a relaxation "probe" (266, 447, 803) and reusing executions across
-	// nodes (502, 879, 1065).
+	// Programs beyond the first n on which earlier versions of
+	// ExploreSeeds lost outcomes: a relaxation "probe" (266, 447, 803) and
+	// reusing executions across nodes (502, 879, 1065).
 	seeds := []int64{266, 447, 502, 803, 879, 1065}
 	for seed := int64(1); seed <= int64(n); seed++ {
 		seeds = append(seeds, seed)
@@ -150,9 +192,11 @@ func TestAgainstDFSRandom(t *testing.T) {
 		}
 		d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
 		before := t.Failed()
-		compare(t, name, p, d, explicitOptions(1))
-		if seed%4 == 0 { // Z3 is slower: every fourth program
-			compare(t, name+" (z3)", p, d, z3Options(2))
+		for _, v := range variants {
+			compare(t, name, v, d, v.run(p, "explicit", 1, nil, nil))
+			if seed%4 == 0 { // Z3 is slower: every fourth program
+				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2, nil, nil))
+			}
 		}
 		if !before && t.Failed() {
 			t.Logf("%s:\n%s", name, src)
@@ -160,47 +204,87 @@ func TestAgainstDFSRandom(t *testing.T) {
 	}
 }
 
-// mustStayClean lists testdata programs on which MCR must keep its sleep
-// sets (no relaxed seed exists): a change that makes one unclean loses the
-// one-execution-per-class guarantee there.
+// mustStayClean lists testdata programs on which ExploreSeeds must keep
+// its sleep sets (no relaxed seed exists): a change that makes one
+// unclean loses the one-execution-per-class guarantee there.
 var mustStayClean = []string{"casrot", "control_flow", "floating_read", "lastwrite", "readers", "sigma"}
 
-// TestCleanRunsWithinRFClasses runs MCR on every testdata run listed for
-// it (up to 10,000 reads-from classes): it must be complete, find what the
-// run expects and, when its sleep sets were kept to the end, run no more
-// executions than there are reads-from classes.
-func TestCleanRunsWithinRFClasses(t *testing.T) {
-	cases, err := explore.LoadCases("../testdata/c")
+// TestRunsWithinRFClasses runs both explorers on every testdata run listed
+// for mcr with up to 10,000 reads-from classes, dfs or not: complete, the
+// expected findings, and no more executions than reads-from classes (for
+// ExploreSeeds: when its sleep sets were kept to the end, which they must
+// be on mustStayClean).
+func TestRunsWithinRFClasses(t *testing.T) {
+	forCases(t, func(c explore.Case) bool {
+		return c.For("mcr") && !c.Bounded && c.RFClasses != nil && *c.RFClasses <= 10000 && (!testing.Short() || *c.RFClasses <= 1000)
+	}, func(t *testing.T, c explore.Case, p program.Program) {
+		for _, v := range variants {
+			m := v.run(p, "explicit", 2, nil, nil)
+			s := m.Stats
+			if !s.Complete || s.Extra["seed_mismatches"] != 0 || s.Extra["rf_mismatches"] != 0 {
+				t.Fatalf("%s: incomplete (%s) or seeds that missed their values", v.name, s.Stopped)
+			}
+			if got := m.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
+				t.Errorf("%s: findings = %v, want %v", v.name, got, c.Findings)
+			}
+			clean := v.strict || s.Extra["sleep_sets_given_up"] == 0
+			if !clean && slices.Contains(mustStayClean, strings.Fields(c.Name)[0]) {
+				t.Errorf("%s: sleep sets given up", v.name)
+			}
+			if clean && s.Executions > *c.RFClasses {
+				t.Errorf("%s: %d executions for %d reads-from classes", v.name, s.Executions, *c.RFClasses)
+			}
+			if !clean {
+				t.Logf("%s: relaxed seeds: sleep sets given up; %d executions for %d reads-from classes", v.name, s.Executions, *c.RFClasses)
+			}
+		}
+	})
+}
+
+// TestPredictedNullDereference: a pointer another thread may clear is
+// reported by Explore as a predicted null dereference, with a witness that
+// replays to the crash, before the execution that crashes. (ExploreSeeds
+// predicts one only for a seed it asks; here its first execution crashes.)
+func TestPredictedNullDereference(t *testing.T) {
+	src := `#include <pthread.h>
+#include <stddef.h>
+int g;
+int *p;
+void *clear(void *arg) { (void)arg; p = NULL; return NULL; }
+void *use(void *arg) { (void)arg; *p = 1; return NULL; }
+int main(void) {
+	pthread_t t1, t2;
+	p = &g;
+	pthread_create(&t1, NULL, clear, NULL);
+	pthread_create(&t2, NULL, use, NULL);
+	pthread_join(t1, NULL);
+	pthread_join(t2, NULL);
+	return 0;
+}
+`
+	p, err := cfront.LoadSource("null.c", []byte(src), cfront.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range cases {
-		if !c.For("mcr") || c.Bounded || c.RFClasses == nil || *c.RFClasses > 10000 || testing.Short() && *c.RFClasses > 1000 {
-			continue
+	for _, v := range variants[:1] {
+		m := v.run(p, "explicit", 2, nil, nil)
+		pred, crash := -1, -1
+		for i, f := range m.Findings {
+			if f.Kind == explore.KindNullDereference && strings.HasPrefix(f.Message, "predicted:") {
+				pred = i
+			} else if f.Kind == explore.KindNullDereference {
+				crash = i
+			}
 		}
-		t.Run(c.Name, func(t *testing.T) {
-			p, err := cfront.Load(c.File, cfront.Options{Defines: c.DefineList(), MaxEvents: c.MaxEvents})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := mcr.Explore(context.Background(), p, explicitOptions(2))
-			s := m.Stats
-			if !s.Complete || s.Extra["seed_mismatches"] != 0 {
-				t.Fatalf("incomplete (%s) or %v seed mismatches", s.Stopped, s.Extra["seed_mismatches"])
-			}
-			if got := m.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
-				t.Errorf("findings = %v, want %v", got, c.Findings)
-			}
-			clean := s.Extra["sleep_sets_given_up"] == 0
-			if !clean && slices.Contains(mustStayClean, strings.Fields(c.Name)[0]) {
-				t.Errorf("sleep sets given up")
-			}
-			if clean && s.Executions > *c.RFClasses {
-				t.Errorf("clean, but %d executions for %d reads-from classes", s.Executions, *c.RFClasses)
-			}
-			if !clean {
-				t.Logf("relaxed seeds: sleep sets given up; %d executions for %d reads-from classes", s.Executions, *c.RFClasses)
-			}
-		})
+		if pred < 0 || crash >= 0 && m.Findings[crash].Execution <= m.Findings[pred].Execution {
+			t.Fatalf("%s: want a predicted null dereference, before the crash; findings: %+v", v.name, m.Findings)
+		}
+		x, err := program.Replay(p, m.Findings[pred].Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, out := x.Done(); out.Kind != program.NullDereference {
+			t.Errorf("%s: the witness replays to %v", v.name, out.Kind)
+		}
 	}
 }

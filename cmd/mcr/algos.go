@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"mcr/encode"
@@ -37,11 +39,13 @@ var algorithms = map[string]algorithm{
 		func(ctx context.Context, p program.Program, opts explore.Options, _ runConfig) *explore.Result {
 			return explore.DFS(ctx, p, opts)
 		}},
-	"mcr": {"mcr", "Maximal Causality Reduction (seed 001, Algorithms 1-3)", exploreMCR},
+	"mcr":       {"mcr", "Maximal Causality Reduction (seed 001) in RVF-SMC's order (seed 000, Algorithm 2): at most one execution per class", exploreMCR},
+	"mcr-seeds": {"mcr-seeds", "MCR as published (seed 001, Algorithms 1-3): a seed per read and new value, level by level; can repeat classes", exploreSeeds},
 }
 
-// deciders maps --decider values to constructors of seed deciders (one per
-// node of the search; see mcr.Options).
+// deciders maps --decider values to constructors of the seed deciders of
+// mcr-seeds (one per node of the search; see mcr.SeedOptions) and of the
+// race deciders of mcr.
 var deciders = map[string]func(cfg runConfig) (program.SeedDecider, error){
 	"z3":       func(cfg runConfig) (program.SeedDecider, error) { return encode.NewZ3Seeder(cfg.queryTimeout) },
 	"explicit": func(runConfig) (program.SeedDecider, error) { return explicit.Seeder{}, nil },
@@ -54,9 +58,54 @@ var deciders = map[string]func(cfg runConfig) (program.SeedDecider, error){
 	},
 }
 
+// exploreMCR runs mcr.Explore with the deciders --decider names: explicit
+// (VerifySC and the explicit seed search), z3 (Z3, the explicit ones
+// answering when it gives up or is not built) or both (compared).
 func exploreMCR(ctx context.Context, p program.Program, opts explore.Options, cfg runConfig) *explore.Result {
 	mk := deciders[cfg.decider]
-	o := mcr.Options{Options: opts, Workers: cfg.workers, NewDecider: func() (program.SeedDecider, error) { return mk(cfg) }}
+	var fellBack atomic.Int64
+	o := mcr.Options{Options: opts, Workers: cfg.workers, NewRaceDecider: func() (program.SeedDecider, error) { return mk(cfg) }}
+	z := &encode.Z3Decider{Timeout: cfg.queryTimeout}
+	switch cfg.decider {
+	case "explicit":
+		o.NewRaceDecider = nil // explicit.Seeder
+	case "z3":
+		o.Decider = mcr.Fallback{A: z, B: &explicit.VerifySC{}, Used: &fellBack}
+		o.NewRaceDecider = func() (program.SeedDecider, error) {
+			z, err := mk(cfg)
+			if err != nil { // Z3 not built: the seed queries count the fallbacks
+				return explicit.Seeder{}, nil
+			}
+			return mcr.SeedFallback{A: z, B: explicit.Seeder{}, Used: &fellBack}, nil
+		}
+	case "both":
+		o.Decider = mcr.CrossDecider{A: z, B: &explicit.VerifySC{}, CrossStats: cfg.cross}
+	}
+	var mu sync.Mutex
+	dumped, dumpErrs := 0, 0
+	if cfg.dumpDir != "" {
+		o.OnWitness = func(inst *program.Instance, _ program.Witness) {
+			mu.Lock()
+			defer mu.Unlock()
+			dumped++
+			inst.Name = fmt.Sprintf("seed-%05d", dumped)
+			if err := program.WriteInstanceFile(filepath.Join(cfg.dumpDir, inst.Name+".json"), inst); err != nil {
+				dumpErrs++
+			}
+		}
+	}
+	res := finishRun(mcr.Explore(ctx, p, o), cfg, dumped, dumpErrs)
+	if n := fellBack.Load(); n > 0 {
+		res.Stats.Extra["fallback_answers"] = float64(n)
+	}
+	return res
+}
+
+// exploreSeeds runs mcr.ExploreSeeds, asking seed queries of the decider
+// --decider names (z3: with the explicit search as fallback).
+func exploreSeeds(ctx context.Context, p program.Program, opts explore.Options, cfg runConfig) *explore.Result {
+	mk := deciders[cfg.decider]
+	o := mcr.SeedOptions{Options: opts, Workers: cfg.workers, NewDecider: func() (program.SeedDecider, error) { return mk(cfg) }}
 	if cfg.decider != "explicit" {
 		// Z3 unknown, timeout or absence: the explicit search answers
 		o.NewFallback = func() (program.SeedDecider, error) { return explicit.Seeder{}, nil }
@@ -75,7 +124,15 @@ func exploreMCR(ctx context.Context, p program.Program, opts explore.Options, cf
 			}
 		}
 	}
-	res := mcr.Explore(ctx, p, o)
+	return finishRun(mcr.ExploreSeeds(ctx, p, o), cfg, dumped, dumpErrs)
+}
+
+// finishRun adds the counters of --dump-instances and --decider both to
+// res.
+func finishRun(res *explore.Result, cfg runConfig, dumped, dumpErrs int) *explore.Result {
+	if res.Stats.Extra == nil {
+		res.Stats.Extra = map[string]float64{}
+	}
 	if cfg.dumpDir != "" {
 		res.Stats.Extra["instances_dumped"] = float64(dumped)
 		res.Stats.Extra["instances_not_dumped"] = float64(dumpErrs)

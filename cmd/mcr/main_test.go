@@ -119,7 +119,7 @@ func TestScheduleRoundTrip(t *testing.T) {
 // again with every backend: they must all agree that it is realizable.
 func TestDumpInstances(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, errs := cli(t, "check", td+"lastzero.c", "-D", "N=3", "--dump-instances", dir); code != exitOK {
+	if code, _, errs := cli(t, "check", td+"lastzero.c", "-D", "N=4", "--dump-instances", dir); code != exitOK {
 		t.Fatalf("check exit %d: %s", code, errs)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))

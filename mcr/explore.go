@@ -1,0 +1,204 @@
+// Package mcr implements Maximal Causality Reduction (MCR), the
+// exploration algorithm of 001_aa53da3bf10d3f4e.txt: execute a seed
+// interleaving, check properties on the trace's maximal causal model, ask
+// which new values the trace's reads could read in a feasible reordering
+// (seed queries, decided by Z3 or by the explicit deciders), and recurse on
+// the seeds that exist, in parallel (Algorithms 1-3).
+//
+// Explore, the default (`--algo mcr`), asks the seed queries in the order
+// of RVF-SMC (000_1fb260b9b3a323b2.txt, Algorithm 2): a seed flips only a
+// read on the causal frontier of what earlier seeds fixed, every read it
+// fixes keeps its source set, and a causal map keeps younger siblings off
+// the sources elder ones covered. That is what seed 000 built to remove
+// MCR's revisits, and it does: no class is executed twice, so no run
+// takes more executions than there are reads-from classes. Seed-per-read
+// MCR (ExploreSeeds, `--algo mcr-seeds`) cannot promise that once a seed
+// must drop its parent's map (see its explorer.clean): on the testdata it
+// ran up to 2.5 times the reads-from classes (fib_bench N=4: 48784
+// executions for 19605 classes; Explore: 19605).
+//
+// A seed query over the frontier is a good-writes instance (every fixed
+// read has a set of allowed sources of its value); Options.Decider answers
+// it: VerifySC (seed 000 Algorithm 1), Z3 over order variables
+// (encode.Z3Decider), or both, compared (CrossDecider). Properties are
+// checked on every maximal trace (races: the race query of seed 001
+// Section 3.3, Options.NewRaceDecider) and on every seed (a read of a
+// dereferenced pointer that can be NULL: the null-read property).
+package mcr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"mcr/encode/z3"
+	"mcr/explicit"
+	"mcr/parallel"
+	"mcr/program"
+	"mcr/program/explore"
+)
+
+// Options configure Explore.
+type Options struct {
+	explore.Options
+	// Workers is the number of parallel workers (0: number of CPUs).
+	// Findings and counts do not depend on it.
+	Workers int
+	// Decider decides the seed instances; nil means VerifySC. It must be
+	// safe for concurrent use. An error from it stops the search (the
+	// result says so), so wrap a decider that can give up in a Fallback.
+	Decider program.Decider
+	// NewRaceDecider creates the deciders of race queries; each is used by
+	// one goroutine at a time, and closed (if it has Close) at the end.
+	// nil means the explicit search (explicit.Seeder).
+	NewRaceDecider func() (program.SeedDecider, error)
+	// OnWitness, if set, sees every seed instance that has a witness, and
+	// the witness (for --dump-instances); inst is reused after it returns.
+	// With several workers it is called concurrently.
+	OnWitness func(inst *program.Instance, w program.Witness)
+}
+
+// Explore runs MCR on p in RVF-SMC's order (see the package comment) and
+// returns the findings and statistics (Stats.Extra as explicit.RVFSMC's,
+// with "seed_queries" for its "verifysc_queries").
+func Explore(ctx context.Context, p program.Program, o Options) *explore.Result {
+	races := program.SeedDecider(explicit.Seeder{})
+	if o.NewRaceDecider != nil {
+		pool := &seedPool{new: o.NewRaceDecider}
+		defer pool.close()
+		races = pool
+	}
+	return explicit.RVFSMCWith(ctx, p, o.Options, explicit.RVFConfig{Workers: parallel.Workers(o.Workers), Name: "mcr", Queries: "seed_queries",
+		Decider: o.Decider, Races: races, PredictNull: true, OnWitness: o.OnWitness})
+}
+
+// seedPool is a SeedDecider that hands each query to a decider no other
+// goroutine is using (Z3 contexts are not thread-safe), creating one when
+// all are busy: at most one per concurrent caller.
+type seedPool struct {
+	new  func() (program.SeedDecider, error)
+	mu   sync.Mutex
+	free []program.SeedDecider
+	all  []program.SeedDecider
+}
+
+func (p *seedPool) Name() string { return "pool" }
+
+func (p *seedPool) Seed(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
+	p.mu.Lock()
+	var d program.SeedDecider
+	if n := len(p.free); n > 0 {
+		d, p.free = p.free[n-1], p.free[:n-1]
+	}
+	p.mu.Unlock()
+	if d == nil {
+		var err error
+		if d, err = p.new(); err != nil {
+			return program.SeedAnswer{}, err
+		}
+		p.mu.Lock()
+		p.all = append(p.all, d)
+		p.mu.Unlock()
+	}
+	ans, err := d.Seed(ctx, q)
+	p.mu.Lock()
+	p.free = append(p.free, d)
+	p.mu.Unlock()
+	return ans, err
+}
+
+func (p *seedPool) close() {
+	for _, d := range p.all {
+		if c, ok := d.(interface{ Close() }); ok {
+			c.Close()
+		}
+	}
+}
+
+// Fallback is a program.Decider that asks A and, when A cannot answer
+// (program.ErrUnknown: a Z3 timeout or "unknown"; or Z3 not built), B.
+// Used, if not nil, counts the answers B gave. Safe for concurrent use if
+// A and B are.
+type Fallback struct {
+	A, B program.Decider
+	Used *atomic.Int64
+}
+
+// Name implements program.Decider.
+func (f Fallback) Name() string { return f.A.Name() + " (fallback " + f.B.Name() + ")" }
+
+// Decide implements program.Decider. A's other errors (a malformed
+// instance) are returned: B would only hide a bug.
+func (f Fallback) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
+	w, ok, err := f.A.Decide(ctx, inst)
+	if err == nil || ctx.Err() != nil || !canFallBack(err) {
+		return w, ok, err
+	}
+	if f.Used != nil {
+		f.Used.Add(1)
+	}
+	return f.B.Decide(ctx, inst)
+}
+
+// SeedFallback is Fallback for seed queries.
+type SeedFallback struct {
+	A, B program.SeedDecider
+	Used *atomic.Int64
+}
+
+// Name implements program.SeedDecider.
+func (f SeedFallback) Name() string { return f.A.Name() + " (fallback " + f.B.Name() + ")" }
+
+// Seed implements program.SeedDecider.
+func (f SeedFallback) Seed(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
+	a, err := f.A.Seed(ctx, q)
+	if err == nil || ctx.Err() != nil || !canFallBack(err) {
+		return a, err
+	}
+	if f.Used != nil {
+		f.Used.Add(1)
+	}
+	return f.B.Seed(ctx, q)
+}
+
+// canFallBack reports whether err means the decider could not answer,
+// rather than that the query is malformed.
+func canFallBack(err error) bool {
+	return errors.Is(err, program.ErrUnknown) || errors.Is(err, z3.ErrNotBuilt)
+}
+
+// CrossDecider answers good-writes instances with two deciders and
+// compares them (`--decider both`): their verdicts must agree and each
+// witness must pass program.ValidateWitness. It returns A's answer, or B's
+// when A fails.
+type CrossDecider struct {
+	A, B program.Decider
+	*CrossStats
+}
+
+// Name implements program.Decider.
+func (c CrossDecider) Name() string { return c.A.Name() + "+" + c.B.Name() }
+
+// Decide implements program.Decider.
+func (c CrossDecider) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
+	wa, okA, errA := c.A.Decide(ctx, inst)
+	wb, okB, errB := c.B.Decide(ctx, inst)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Queries++
+	if errA == nil && okA && program.ValidateWitness(inst, wa) != nil || errB == nil && okB && program.ValidateWitness(inst, wb) != nil {
+		c.Invalid++
+	}
+	if errA == nil && errB == nil && okA != okB {
+		c.Disagreements++
+		if c.First == "" {
+			c.First = fmt.Sprintf("%s says %v, %s says %v on a seed instance of %d events", c.A.Name(), okA, c.B.Name(), okB, len(inst.Events))
+		}
+	}
+	if errA != nil {
+		return wb, okB, errB
+	}
+	return wa, okA, nil
+}
