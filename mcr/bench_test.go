@@ -111,3 +111,62 @@ func BenchmarkSeedQuery(b *testing.B) {
 		})
 	}
 }
+
+// frontierInstance is the good-writes instance Explore asks when thread
+// 2's first read of x (seedQuery's) is flipped at the end of the trace:
+// every event of the other threads is in it with the value it read, and
+// thread 2's events up to the read; main from its first join on is left
+// out.
+func frontierInstance(b *testing.B, t *program.Trace, q program.SeedQuery) *program.Instance {
+	r := t.Events[q.Read]
+	sub := *t
+	sub.Events = nil
+	joined := map[program.ThreadID]bool{} // threads past their first join
+	for i, e := range t.Events {
+		joined[e.Thread] = joined[e.Thread] || e.Kind == program.Join
+		switch {
+		case e.Thread == r.Thread && e.Index > r.Index, joined[e.Thread]:
+			continue
+		case int32(i) == q.Read:
+			e.Value = q.Value
+		}
+		sub.Events = append(sub.Events, e)
+	}
+	inst, err := program.InstanceFromTrace(&sub, program.GoodWrites)
+	if err != nil {
+		b.Fatal(err)
+	}
+	inst.Guide = nil // let the deciders search
+	return inst
+}
+
+// BenchmarkSeedInstance measures deciding the good-writes instance that
+// Explore asks for the seed of BenchmarkSeedQuery at the end of the trace
+// (frontierInstance: about as many events as the trace), with VerifySC and
+// with Z3 over order variables (encode.Z3Decider), without the guide that
+// Explore passes.
+func BenchmarkSeedInstance(b *testing.B) {
+	for _, iters := range []string{"10", "20", "40"} {
+		t := largeTrace(b, iters)
+		inst := frontierInstance(b, t, seedQuery(b, t))
+		for _, d := range []program.Decider{&explicit.VerifySC{}, &encode.Z3Decider{}} {
+			b.Run(d.Name()+"/iters="+iters, func(b *testing.B) {
+				if d.Name() == "z3" {
+					needZ3(b)
+				}
+				for i := 0; i < b.N; i++ {
+					w, ok, err := d.Decide(context.Background(), inst)
+					if err != nil || !ok {
+						b.Fatalf("%v, %v", ok, err)
+					}
+					if i == 0 {
+						if err := program.ValidateWitness(inst, w); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.ReportMetric(float64(len(inst.Events)), "events")
+			})
+		}
+	}
+}
