@@ -429,53 +429,53 @@ func (inst *Instance) Check() error {
 		if e.Thread != t || e.Index != int32(i)-inst.Start[t] {
 			return fail("event %d: says %s, position says %s:%d", i, e.ID(), inst.ThreadName(t), int32(i)-inst.Start[t])
 		}
-		ref := inst.Ref(e.ID())
+		ref := func() string { return inst.Ref(e.ID()) } // only for errors: Check runs on every query
 		switch e.Kind {
 		case Read, Write, Acquire, Release:
 			if int(e.Loc) >= len(inst.Locs) {
-				return fail("%s: location %d out of range", ref, e.Loc)
+				return fail("%s: location %d out of range", ref(), e.Loc)
 			}
 			want := int8(1)
 			if e.Kind.IsLock() {
 				want = 2
 			}
 			if isLock[e.Loc] != 0 && isLock[e.Loc] != want {
-				return fail("%s: %q is used both as a memory location and as a lock", ref, inst.Locs[e.Loc])
+				return fail("%s: %q is used both as a memory location and as a lock", ref(), inst.Locs[e.Loc])
 			}
 			isLock[e.Loc] = want
 		case Fork, Join:
 			if e.Value < 0 || e.Value >= int64(k) || e.Value == int64(t) {
-				return fail("%s: %s of bad thread %d", ref, e.Kind, e.Value)
+				return fail("%s: %s of bad thread %d", ref(), e.Kind, e.Value)
 			}
 			if e.Kind == Fork {
 				if forked[e.Value] {
-					return fail("%s: thread %s is forked twice", ref, inst.Threads[e.Value])
+					return fail("%s: thread %s is forked twice", ref(), inst.Threads[e.Value])
 				}
 				forked[e.Value] = true
 			}
 		case Begin, End, Fence:
 		default:
-			return fail("%s: kind %s is not supported in instances", ref, e.Kind)
+			return fail("%s: kind %s is not supported in instances", ref(), e.Kind)
 		}
 		if e.Is(RMW) {
 			if e.Kind != Read {
-				return fail("%s: rmw flag on a %s", ref, e.Kind)
+				return fail("%s: rmw flag on a %s", ref(), e.Kind)
 			}
 			if int32(i)+1 >= inst.Start[t+1] {
-				return fail("%s: rmw read is the last event of its thread (no write half)", ref)
+				return fail("%s: rmw read is the last event of its thread (no write half)", ref())
 			}
 			n := &inst.Events[i+1]
 			if n.Kind != Write || !n.Is(RMWWrite) || n.Loc != e.Loc {
-				return fail("%s: rmw read not followed by its write half (a write to %s with the rmw flag)", ref, inst.LocName(e.Loc))
+				return fail("%s: rmw read not followed by its write half (a write to %s with the rmw flag)", ref(), inst.LocName(e.Loc))
 			}
 		}
 		if e.Is(RMWWrite) {
 			if e.Kind != Write || e.Index == 0 || !inst.Events[i-1].Is(RMW) {
-				return fail("%s: rmw write half not preceded by an rmw read", ref)
+				return fail("%s: rmw write half not preceded by an rmw read", ref())
 			}
 		}
 		if err := inst.checkSources(int32(i)); err != nil {
-			return fail("%s: %v", ref, err)
+			return fail("%s: %v", ref(), err)
 		}
 	}
 	// Lock discipline per thread.
