@@ -166,7 +166,7 @@ type query struct {
 
 // ExploreSeeds runs MCR as published (Algorithms 1-3) on p.
 func ExploreSeeds(ctx context.Context, p program.Program, opts SeedOptions) *explore.Result {
-	e := &explorer{p: p, opts: opts, rec: explore.NewRecorder("mcr", opts.Options),
+	e := &explorer{p: p, opts: opts, rec: explore.NewRecorder("mcr-seeds", opts.Options),
 		workers: parallel.Workers(opts.Workers), visited: map[string][][]sleepEntry{"": {nil}}, clean: true, raced: map[string]bool{}, done: classes{}}
 	return e.run(ctx)
 }
