@@ -245,28 +245,13 @@ func TestRunsWithinRFClasses(t *testing.T) {
 	})
 }
 
-// TestPredictedNullDereference: a pointer another thread may clear is
-// reported by Explore as a predicted null dereference, with a witness that
+// TestPredictedNullDereference: a pointer another thread may clear
+// (testdata/c/null_deref.c) is reported by Explore as a predicted null
+// dereference, with a witness that
 // replays to the crash, before the execution that crashes. (ExploreSeeds
 // predicts one only for a seed it asks; here its first execution crashes.)
 func TestPredictedNullDereference(t *testing.T) {
-	src := `#include <pthread.h>
-#include <stddef.h>
-int g;
-int *p;
-void *clear(void *arg) { (void)arg; p = NULL; return NULL; }
-void *use(void *arg) { (void)arg; *p = 1; return NULL; }
-int main(void) {
-	pthread_t t1, t2;
-	p = &g;
-	pthread_create(&t1, NULL, clear, NULL);
-	pthread_create(&t2, NULL, use, NULL);
-	pthread_join(t1, NULL);
-	pthread_join(t2, NULL);
-	return 0;
-}
-`
-	p, err := cfront.LoadSource("null.c", []byte(src), cfront.Options{})
+	p, err := cfront.Load("../testdata/c/null_deref.c", cfront.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
