@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -79,6 +80,13 @@ func newRoot() *cobra.Command {
 }
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// The explorers allocate short-lived traces, clocks and instances
+		// fast while their live heap stays small: collecting a fifth as
+		// often saves a quarter of the time (lastzero N=11: 3.7 s to
+		// 2.8 s) for tens of MB. GOGC overrides it.
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
