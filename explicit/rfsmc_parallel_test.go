@@ -18,7 +18,7 @@ import (
 // parallelExtra are the counters of Extra that do not depend on the number
 // of workers (the others count work: witness queries, race queries, ...).
 var parallelExtra = []string{"schedules", "cut_schedules", "rf_mismatches", "replay_errors", "decider_errors",
-	"failed_trylocks", "pruned_by_backtrack", "replays", "verifysc_queries", "guided_witnesses_rvf"}
+	"failed_trylocks", "pruned_by_backtrack", "duplicates_avoided", "replays", "verifysc_queries", "guided_witnesses_rvf"}
 
 // workerView is what must not depend on the number of workers.
 type workerView struct {

@@ -56,7 +56,8 @@ import (
 
 // RVFSMC explores p with RVF-SMC and returns the findings and statistics
 // (Extra: "replays", "verifysc_queries", "guided_witnesses",
-// "pruned_by_backtrack", "race_queries", and
+// "pruned_by_backtrack", "duplicates_avoided" (mutations the causal map
+// forbids), "race_queries", and
 // "rf_mismatches", "replay_errors", "decider_errors", which are 0 unless
 // something is wrong). The search stops at the first finding unless
 // opts.KeepGoing, and when ctx is done (the result is then incomplete).
@@ -254,7 +255,10 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 				c.t.ctx.dead.Store(true)
 			}
 		}
-		groups := s.sources(tr, mhb, r, C[r.ID()])
+		groups, avoided := s.sources(tr, mhb, r, C[r.ID()])
+		if avoided > 0 {
+			s.sink.Extra("duplicates_avoided", float64(avoided))
+		}
 		for gi, group := range groups {
 			for len(pending) > 0 && pending[0].t.finished() {
 				c := pending[0]
@@ -357,10 +361,12 @@ func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
 }
 
 // sources returns VisibleW(r) \ forbids(r) over the events of tr, grouped
-// by the value they write (lines 17-18), in trace order with init first.
+// by the value they write (lines 17-18), in trace order with init first,
+// and how many values the forbidden visible sources write: mutations an
+// elder sibling of r's made already (counted as duplicates avoided).
 // forbid is C(r) (nil if undefined). Each release of a lock is a group of
 // its own.
-func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbid []int32) [][]program.EventID {
+func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbid []int32) (groups [][]program.EventID, avoided int) {
 	lock := r.Kind == program.Acquire
 	prev := mhb.zero // clock of r's program-order predecessor
 	if at := mhb.at[r.Thread]; len(at) > 0 {
@@ -384,8 +390,12 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbi
 		}
 		return true
 	}
-	var groups [][]program.EventID
-	var vals []int64
+	var vals, forbidden []int64
+	skip := func(v int64) {
+		if lock || !slices.Contains(forbidden, v) {
+			forbidden = append(forbidden, v)
+		}
+	}
 	add := func(id program.EventID, v int64) {
 		if !lock {
 			if k := slices.Index(vals, v); k >= 0 {
@@ -396,17 +406,24 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbi
 		vals = append(vals, v)
 		groups = append(groups, []program.EventID{id})
 	}
-	if forbid == nil && visible(-1) {
-		add(program.InitID, tr.InitValue(r.Loc))
+	if visible(-1) {
+		if forbid == nil {
+			add(program.InitID, tr.InitValue(r.Loc))
+		} else {
+			skip(tr.InitValue(r.Loc))
+		}
 	}
 	for _, i := range ws {
 		e := &tr.Events[i]
-		if forbid != nil && e.Index < forbid[e.Thread] || !visible(i) {
-			continue
+		switch {
+		case !visible(i):
+		case forbid != nil && e.Index < forbid[e.Thread]:
+			skip(e.Value)
+		default:
+			add(e.ID(), e.Value)
 		}
-		add(e.ID(), e.Value)
 	}
-	return groups
+	return groups, len(forbidden)
 }
 
 // rvfQuery is what the queries of one read r share: σ̃ (tr, its schedule
