@@ -78,7 +78,8 @@ func crossSeeder(cs *mcr.CrossStats) (program.SeedDecider, error) {
 // outcomes and finding kinds, complete, no seed that missed its values,
 // and no more executions (blocked ones aside) than dfs sees reads-from
 // classes (for ExploreSeeds: only while its sleep sets held, and at most
-// about three times as many after).
+// about three times as many after). Explore must not run a reads-from
+// class twice either.
 func compare(t *testing.T, name string, v variant, d, m *explore.Result) *explore.Result {
 	t.Helper()
 	ds, ms := d.Stats, m.Stats
@@ -95,6 +96,9 @@ func compare(t *testing.T, name string, v variant, d, m *explore.Result) *explor
 		} else {
 			t.Logf("%s: relaxed seeds: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.name, ms.Executions, ms.Blocked, ds.RFClasses)
 		}
+	}
+	if v.strict && ms.RFClasses != ms.Executions-ms.Blocked {
+		t.Errorf("%s: %s runs %d executions (%d blocked) of %d reads-from classes: a class twice", name, v.name, ms.Executions, ms.Blocked, ms.RFClasses)
 	}
 	if ms.Executions > 3*ds.RFClasses+2 {
 		t.Errorf("%s: %s runs %d executions for %d reads-from classes", name, v.name, ms.Executions, ds.RFClasses)
