@@ -56,7 +56,7 @@ timeout or interruption cut the search).`,
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs)")
 	fl.StringVar(&f.decider, "decider", "explicit", "decider for MCR seed queries: "+names(deciders)+" (both: cross-check z3 against explicit)")
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one solver query")
-	fl.StringVar(&f.dumpDir, "dump-instances", "", "write every satisfiable MCR seed as a consistency instance file in this directory (for mcr verify)")
+	fl.StringVar(&f.dumpDir, "dump-instances", "", "write every MCR seed a decider found satisfiable as a consistency instance file in this directory (for mcr verify; mcr and mcr-seeds)")
 	fl.IntVar(&f.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
 	fl.BoolVar(&f.keepGoing, "keep-going", false, "report every finding instead of stopping at the first")
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (findings, then a final stats record) to stdout")
