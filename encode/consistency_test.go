@@ -92,14 +92,19 @@ func TestZ3Differential(t *testing.T) {
 		for _, c := range program.Constraints {
 			t.Run(fmt.Sprintf("%s-%s", m, c), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(m)+101, uint64(c)+7))
+				// One decider for all: its Z3 sessions are reused (pushed
+				// and popped scopes), so no query may see another's.
+				z, noProp := &encode.Z3Decider{}, &encode.Z3Decider{NoPropagate: true}
+				defer z.Close()
+				defer noProp.Close()
 				yes := 0
 				for i := range n {
 					o := program.RandomOptions{Threads: 2 + rng.IntN(3), Events: 2 + rng.IntN(7), Vars: 1 + rng.IntN(3),
 						Locks: rng.IntN(2), Values: 1 + rng.IntN(3), Model: m, Constraint: c, Perturb: 0.6,
 						NoRMW: i%5 == 0, NoFences: i%7 == 0}
 					inst, _ := program.RandomInstance(rng, o)
-					got := decide(t, &encode.Z3Decider{}, inst)
-					for _, d := range append(oracles(inst), &encode.Z3Decider{NoPropagate: true}) {
+					got := decide(t, z, inst)
+					for _, d := range append(oracles(inst), noProp) {
 						if want := decide(t, d, inst); got != want {
 							t.Fatalf("instance %d: z3 says %v, %s says %v\n%s", i, got, d.Name(), want, dump(inst))
 						}

@@ -42,12 +42,14 @@ type variant struct {
 var variants = []variant{
 	{"mcr", true, func(p program.Program, decider string, workers int, cs *mcr.CrossStats, fellBack *atomic.Int64) *explore.Result {
 		o := mcr.Options{Options: explore.Options{KeepGoing: true}, Workers: workers}
+		z := &encode.Z3Decider{}
+		defer z.Close()
 		switch decider {
 		case "z3":
-			o.Decider = mcr.Fallback{A: &encode.Z3Decider{}, B: &explicit.VerifySC{}, Used: fellBack}
+			o.Decider = mcr.Fallback{A: z, B: &explicit.VerifySC{}, Used: fellBack}
 			o.NewRaceDecider = func() (program.SeedDecider, error) { return encode.NewZ3Seeder(0) }
 		case "both":
-			o.Decider = mcr.CrossDecider{A: &encode.Z3Decider{}, B: &explicit.VerifySC{}, CrossStats: cs}
+			o.Decider = mcr.CrossDecider{A: z, B: &explicit.VerifySC{}, CrossStats: cs}
 			o.NewRaceDecider = func() (program.SeedDecider, error) { return crossSeeder(cs) }
 		}
 		return mcr.Explore(context.Background(), p, o)

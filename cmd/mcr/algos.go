@@ -66,6 +66,7 @@ func exploreMCR(ctx context.Context, p program.Program, opts explore.Options, cf
 	var fellBack atomic.Int64
 	o := mcr.Options{Options: opts, Workers: cfg.workers, NewRaceDecider: func() (program.SeedDecider, error) { return mk(cfg) }}
 	z := &encode.Z3Decider{Timeout: cfg.queryTimeout}
+	defer z.Close()
 	switch cfg.decider {
 	case "explicit":
 		o.NewRaceDecider = nil // explicit.Seeder

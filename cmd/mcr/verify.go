@@ -156,7 +156,11 @@ func decide(ctx context.Context, b backend, inst *program.Instance, timeout time
 			o.Verdict, o.Error, o.Witness = unknown, fmt.Sprintf("panic: %v", p), nil
 		}
 	}()
-	w, ok, err := b.New(timeout).Decide(ctx, inst)
+	d := b.New(timeout)
+	if c, ok := d.(interface{ Close() }); ok {
+		defer c.Close() // Z3's contexts live outside the Go heap: free them now
+	}
+	w, ok, err := d.Decide(ctx, inst)
 	switch {
 	case err != nil:
 		o.Verdict, o.Error = unknown, err.Error()
