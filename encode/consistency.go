@@ -70,11 +70,11 @@ type Z3Decider struct {
 	free []*z3Session // contexts no call is using
 }
 
-// z3Session is a Z3 context with a solver whose base scope stays empty: a
-// query is asserted in a pushed scope and popped after, which costs about
-// 45 µs, where a fresh context and solver cost 1.1 ms and a solver reset
-// 0.5 ms (Debian's Z3 4.8.12; a seed query of the MCR explorer is often
-// that small).
+// z3Session is a Z3 context with a solver. A kept one's base scope stays
+// empty: a small query is asserted in a pushed scope and popped after,
+// which costs about 45 µs, where a fresh context and solver cost 1.1 ms
+// and a solver reset 0.5 ms (Debian's Z3 4.8.12; the MCR explorer asks
+// many small queries).
 type z3Session struct {
 	c *z3.Context
 	s *z3.Solver
@@ -90,6 +90,10 @@ func (d *Z3Decider) session() (*z3Session, error) {
 		return ses, nil
 	}
 	d.mu.Unlock()
+	return newZ3Session()
+}
+
+func newZ3Session() (*z3Session, error) {
 	c, err := z3.NewContext()
 	if err != nil {
 		return nil, err
@@ -207,19 +211,34 @@ func stopped(ctx context.Context) error {
 	return nil
 }
 
-// solve asserts the skeleton's edges and cons in a scope of one of d's Z3
-// sessions and returns the value of every node if they are satisfiable.
+// maxScoped is the largest number of rules solve asks in a pushed scope
+// of a kept session. A scope switches Z3 to its incremental solver, which
+// is up to 3 times slower on large formulas (BenchmarkZ3Consistency
+// sc-good/k6n64, about 320 rules: 15 s against 4.9 s per 20 instances)
+// and equal at about 45 (k4n32); those get a fresh context. The MCR
+// explorer's seed queries that reach Z3 have 4 rules on average.
+const maxScoped = 64
+
+// solve asserts the skeleton's edges and cons in Z3 and returns the value
+// of every node if they are satisfiable.
 func (d *Z3Decider) solve(ctx context.Context, s *skeleton, cons []form, timeout time.Duration) (val []int64, sat bool, err error) {
-	ses, err := d.session()
-	if err != nil {
-		return nil, false, err
+	var ses *z3Session
+	if len(cons) <= maxScoped {
+		if ses, err = d.session(); err != nil {
+			return nil, false, err
+		}
+		if err := ses.s.Push(); err != nil {
+			ses.c.Close()
+			return nil, false, err
+		}
+		defer func() { d.done(ses, err == nil) }()
+	} else {
+		if ses, err = newZ3Session(); err != nil {
+			return nil, false, err
+		}
+		defer ses.c.Close()
 	}
 	c, sol := ses.c, ses.s
-	if err := sol.Push(); err != nil {
-		ses.c.Close()
-		return nil, false, err
-	}
-	defer func() { d.done(ses, err == nil) }()
 	s.reduced(func(a, b int32) { cons = append(cons, form{op: opLt, a: a, b: b}) })
 	for _, f := range cons {
 		if err := sol.Assert(f.term(c)); err != nil {
