@@ -36,11 +36,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"mcr/encode/z3"
+	"mcr/parallel"
 	"mcr/program"
 )
 
@@ -66,8 +66,7 @@ type Z3Decider struct {
 	// Stats, if not nil, counts the calls (it may be shared).
 	Stats *Z3Stats
 
-	mu   sync.Mutex
-	free []*z3Session // contexts no call is using
+	free parallel.Free[*z3Session] // sessions no call is using
 }
 
 // z3Session is a Z3 context with a solver. A kept one's base scope stays
@@ -80,19 +79,7 @@ type z3Session struct {
 	s *z3.Solver
 }
 
-// session returns a free session, made if there is none.
-func (d *Z3Decider) session() (*z3Session, error) {
-	d.mu.Lock()
-	if n := len(d.free); n > 0 {
-		ses := d.free[n-1]
-		d.free = d.free[:n-1]
-		d.mu.Unlock()
-		return ses, nil
-	}
-	d.mu.Unlock()
-	return newZ3Session()
-}
-
+// newZ3Session makes a Z3 context with a QF_IDL solver.
 func newZ3Session() (*z3Session, error) {
 	c, err := z3.NewContext()
 	if err != nil {
@@ -117,19 +104,13 @@ func (d *Z3Decider) done(ses *z3Session, ok bool) {
 		ses.c.Close()
 		return
 	}
-	d.mu.Lock()
-	d.free = append(d.free, ses)
-	d.mu.Unlock()
+	d.free.Put(ses)
 }
 
 // Close releases the Z3 contexts d keeps between calls; d may still be
 // used after.
 func (d *Z3Decider) Close() {
-	d.mu.Lock()
-	free := d.free
-	d.free = nil
-	d.mu.Unlock()
-	for _, ses := range free {
+	for _, ses := range d.free.Drain() {
 		ses.c.Close()
 	}
 }
@@ -224,7 +205,7 @@ const maxScoped = 64
 func (d *Z3Decider) solve(ctx context.Context, s *skeleton, cons []form, timeout time.Duration) (val []int64, sat bool, err error) {
 	var ses *z3Session
 	if len(cons) <= maxScoped {
-		if ses, err = d.session(); err != nil {
+		if ses, err = d.free.Get(newZ3Session); err != nil {
 			return nil, false, err
 		}
 		if err := ses.s.Push(); err != nil {

@@ -41,19 +41,14 @@ type Z3Seeder struct {
 // NewZ3Seeder creates a seeder whose queries time out after timeout (0: 60 s).
 // It fails with z3.ErrNotBuilt when mcr was built without Z3.
 func NewZ3Seeder(timeout time.Duration) (*Z3Seeder, error) {
-	c, err := z3.NewContext()
+	ses, err := newZ3Session()
 	if err != nil {
-		return nil, err
-	}
-	s, err := c.NewSolver()
-	if err != nil {
-		c.Close()
 		return nil, err
 	}
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
-	return &Z3Seeder{c: c, s: s, timeout: timeout}, nil
+	return &Z3Seeder{c: ses.c, s: ses.s, timeout: timeout}, nil
 }
 
 // Name implements program.SeedDecider.

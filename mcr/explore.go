@@ -30,7 +30,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"mcr/encode/z3"
@@ -79,38 +78,24 @@ func Explore(ctx context.Context, p program.Program, o Options) *explore.Result 
 // all are busy: at most one per concurrent caller.
 type seedPool struct {
 	new  func() (program.SeedDecider, error)
-	mu   sync.Mutex
-	free []program.SeedDecider
-	all  []program.SeedDecider
+	free parallel.Free[program.SeedDecider]
 }
 
 func (p *seedPool) Name() string { return "pool" }
 
 func (p *seedPool) Seed(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
-	p.mu.Lock()
-	var d program.SeedDecider
-	if n := len(p.free); n > 0 {
-		d, p.free = p.free[n-1], p.free[:n-1]
+	d, err := p.free.Get(p.new)
+	if err != nil {
+		return program.SeedAnswer{}, err
 	}
-	p.mu.Unlock()
-	if d == nil {
-		var err error
-		if d, err = p.new(); err != nil {
-			return program.SeedAnswer{}, err
-		}
-		p.mu.Lock()
-		p.all = append(p.all, d)
-		p.mu.Unlock()
-	}
-	ans, err := d.Seed(ctx, q)
-	p.mu.Lock()
-	p.free = append(p.free, d)
-	p.mu.Unlock()
-	return ans, err
+	defer p.free.Put(d)
+	return d.Seed(ctx, q)
 }
 
+// close closes the deciders; it is called when no query runs, so every
+// decider is free.
 func (p *seedPool) close() {
-	for _, d := range p.all {
+	for _, d := range p.free.Drain() {
 		if c, ok := d.(interface{ Close() }); ok {
 			c.Close()
 		}

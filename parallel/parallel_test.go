@@ -40,3 +40,23 @@ func TestForEachStopsOnCancel(t *testing.T) {
 		t.Fatalf("ran %d items after cancel", r)
 	}
 }
+
+// TestFreeReuses: Get makes an object only when none is free, and Drain
+// returns every object put back.
+func TestFreeReuses(t *testing.T) {
+	var f Free[int]
+	made := 0
+	mk := func() (int, error) { made++; return made, nil }
+	a, _ := f.Get(mk)
+	b, _ := f.Get(mk) // a is in use: a second one
+	f.Put(a)
+	c, _ := f.Get(mk)
+	if a != 1 || b != 2 || c != 1 || made != 2 {
+		t.Fatalf("got %d %d %d after %d made", a, b, c, made)
+	}
+	f.Put(b)
+	f.Put(c)
+	if got := f.Drain(); len(got) != 2 || len(f.Drain()) != 0 {
+		t.Fatalf("drained %v", got)
+	}
+}
