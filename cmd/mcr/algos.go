@@ -64,12 +64,10 @@ var deciders = map[string]func(cfg runConfig) (program.SeedDecider, error){
 func exploreMCR(ctx context.Context, p program.Program, opts explore.Options, cfg runConfig) *explore.Result {
 	mk := deciders[cfg.decider]
 	var fellBack atomic.Int64
-	o := mcr.Options{Options: opts, Workers: cfg.workers, NewRaceDecider: func() (program.SeedDecider, error) { return mk(cfg) }}
+	o := mcr.Options{Options: opts, Workers: cfg.workers} // explicit: VerifySC and explicit.Seeder
 	z := &encode.Z3Decider{Timeout: cfg.queryTimeout}
 	defer z.Close()
 	switch cfg.decider {
-	case "explicit":
-		o.NewRaceDecider = nil // explicit.Seeder
 	case "z3":
 		o.Decider = mcr.Fallback{A: z, B: &explicit.VerifySC{}, Used: &fellBack}
 		o.NewRaceDecider = func() (program.SeedDecider, error) {
@@ -81,6 +79,7 @@ func exploreMCR(ctx context.Context, p program.Program, opts explore.Options, cf
 		}
 	case "both":
 		o.Decider = mcr.CrossDecider{A: z, B: &explicit.VerifySC{}, CrossStats: cfg.cross}
+		o.NewRaceDecider = func() (program.SeedDecider, error) { return mk(cfg) }
 	}
 	var mu sync.Mutex
 	dumped, dumpErrs := 0, 0
