@@ -103,6 +103,7 @@ type smcPar struct {
 	mu      sync.Mutex   // everything below, Observe and Extra
 	stats   explore.Stats
 	rf      map[[16]byte]struct{}
+	blocked map[[16]byte]struct{} // reads-from functions of blocked executions
 	outs    map[[16]byte]struct{}
 	finds   map[string]int // finding key -> index in list
 	list    []explore.Finding
@@ -118,7 +119,7 @@ func newSMCPar(ctx context.Context, algo string, opts explore.Options, workers i
 	now := time.Now()
 	return &smcPar{ctx: ctx, opts: opts, slots: make(chan struct{}, workers),
 		stats: explore.Stats{Algorithm: algo, Complete: true}, rf: map[[16]byte]struct{}{},
-		outs: map[[16]byte]struct{}{}, finds: map[string]int{}, start: now, lastPrg: now}
+		blocked: map[[16]byte]struct{}{}, outs: map[[16]byte]struct{}{}, finds: map[string]int{}, start: now, lastPrg: now}
 }
 
 // trySlot takes a free worker slot, if there is one.
@@ -224,9 +225,9 @@ func (c *smcCtx) Execution(x program.Execution) bool {
 	p := c.par
 	tr := x.Trace()
 	_, out := x.Done()
-	e := &smcExec{events: len(tr.Events), kind: out.Kind}
-	if out.Kind != program.Blocked {
-		e.rf, e.out = smcDigest(program.RFKey(tr)), smcDigest(program.OutcomeKey(tr))
+	e := &smcExec{events: len(tr.Events), kind: out.Kind, rf: smcDigest(program.RFKey(tr))}
+	if out.Kind.Maximal() {
+		e.out = smcDigest(program.OutcomeKey(tr))
 	}
 	if p.opts.Observe != nil {
 		p.mu.Lock()
@@ -360,12 +361,15 @@ func (p *smcPar) record(e smcEntry) bool {
 		switch e.exec.kind {
 		case program.Blocked:
 			p.stats.Blocked++
+			p.blocked[e.exec.rf] = struct{}{}
 		case program.Bounded:
 			p.stats.Bounded++
 			p.stats.Complete = false
 		}
 		if e.exec.kind != program.Blocked {
 			p.rf[e.exec.rf] = struct{}{}
+		}
+		if e.exec.kind.Maximal() {
 			p.outs[e.exec.out] = struct{}{}
 		}
 		if p.opts.Progress != nil {
@@ -417,7 +421,7 @@ func (p *smcPar) snapshot() explore.Stats {
 			s.Extra[k] = v
 		}
 	}
-	s.RFClasses, s.Outcomes = len(p.rf), len(p.outs)
+	s.RFClasses, s.Outcomes, s.BlockedClasses = len(p.rf), len(p.outs), len(p.blocked)
 	s.Elapsed = time.Since(p.start)
 	s.Seconds = s.Elapsed.Seconds()
 	return s

@@ -20,7 +20,12 @@ const (
 	Deadlock
 	// Bounded: a thread exceeded the event bound; the execution is cut.
 	Bounded
-	// Blocked: __VERIFIER_assume failed; the execution is discarded.
+	// Blocked: some thread's __VERIFIER_assume failed (that thread is
+	// Stuck) and the others ran until each ended, waited or was stuck too.
+	// The execution is infeasible past the failed assumption, so it is
+	// neither a finding nor a deadlock; but its events are real (each thread's
+	// failed assumption is local and could have come last), so explorers
+	// take the writes of the other threads as sources of alternatives.
 	Blocked
 )
 
@@ -36,6 +41,17 @@ func (k OutcomeKind) String() string {
 // IsViolation reports whether k is a finding (not normal, bounded or blocked).
 func (k OutcomeKind) IsViolation() bool {
 	return k == AssertionFailure || k == NullDereference || k == RuntimeError || k == Deadlock
+}
+
+// Maximal reports whether an execution that ended with k ran every thread
+// as far as it could go (normal end, deadlock, bound), so that its outcome
+// (event set, value function) is the same for every execution of its
+// reads-from class. A violation stops the execution at the failing event,
+// wherever the other threads are, and a blocked execution is infeasible
+// past its failed assumption: explorers compare those by their findings
+// and classes, not by their outcomes.
+func (k OutcomeKind) Maximal() bool {
+	return k == Normal || k == Deadlock || k == Bounded
 }
 
 // Outcome is how an execution ended.
@@ -60,6 +76,9 @@ const (
 	// Absent: the thread id is known to the program (another execution
 	// created it) but this execution has not created it.
 	Absent
+	// Stuck: the thread's __VERIFIER_assume failed; it never runs again and
+	// never ends (a join of it waits forever). It has no pending event.
+	Stuck
 )
 
 // Execution is one run of a program under external control: the explorer
@@ -81,7 +100,8 @@ type Execution interface {
 	// the execution is over (a violation, a bound, or every thread done).
 	Step(t ThreadID) bool
 	// Done reports whether the execution is over, and how it ended. An
-	// execution where no thread is enabled but some wait is a Deadlock.
+	// execution where no thread is enabled is Blocked if some thread is
+	// Stuck, else a Deadlock if some thread waits.
 	Done() (bool, Outcome)
 	// Trace returns the events executed so far (shared; do not modify).
 	Trace() *Trace

@@ -26,8 +26,8 @@ func printReport(w io.Writer, p program.Program, file string, defines []string, 
 			fmt.Fprintf(w, "  (schedule does not replay: %v)\n", err)
 		}
 	}
-	fmt.Fprintf(w, "statistics (%s): %d executions, %d reads-from classes, %d outcomes, %d blocked, %d bounded, %d events, %.3fs\n",
-		s.Algorithm, s.Executions, s.RFClasses, s.Outcomes, s.Blocked, s.Bounded, s.Events, s.Seconds)
+	fmt.Fprintf(w, "statistics (%s): %d executions, %d reads-from classes, %d outcomes, %d blocked (%d classes), %d bounded, %d events, %.3fs\n",
+		s.Algorithm, s.Executions, s.RFClasses, s.Outcomes, s.Blocked, s.BlockedClasses, s.Bounded, s.Events, s.Seconds)
 	if len(s.Extra) > 0 {
 		var keys []string
 		for k := range s.Extra {

@@ -1,6 +1,8 @@
 package cfront
 
 import (
+	"fmt"
+
 	"mcr/program"
 )
 
@@ -33,8 +35,14 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		return result(0)
 	case bAssume:
 		if args[0] == 0 {
-			x.over = true
-			x.outcome = program.Outcome{Kind: program.Blocked, Thread: th.id, Pos: in.pos, Message: "__VERIFIER_assume failed"}
+			// Only this thread stops (Stuck); the others run on, so that the
+			// writes it waited for are executed and become sources of the
+			// alternatives that let the assumption pass (issue 12).
+			th.stuck = true
+			if x.blocked == nil {
+				x.blocked = &program.Outcome{Kind: program.Blocked, Thread: th.id, Pos: in.pos,
+					Message: fmt.Sprintf("__VERIFIER_assume failed in thread T%s", th.name)}
+			}
 			return true
 		}
 		return result(0)

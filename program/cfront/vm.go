@@ -78,6 +78,7 @@ type thread struct {
 	frames   []frame
 	pend     program.Event
 	finished bool
+	stuck    bool // its __VERIFIER_assume failed: it never runs again
 	begun    bool // Begin has fired (non-main threads)
 	ending   bool // End is pending
 	nevents  int32
@@ -102,6 +103,8 @@ type execution struct {
 	silent bool
 	// bounded is set when a thread reached the event bound
 	bounded *program.Outcome
+	// blocked is set when a thread's __VERIFIER_assume failed (the first)
+	blocked *program.Outcome
 	// arg is the Arg of the next event emitted (a CAS's expected value)
 	arg int64
 	// heapBytes counts the bytes of heap blocks and frames allocated
@@ -159,6 +162,9 @@ func (x *execution) Pending(t program.ThreadID) (program.Event, program.ThreadSt
 	if th.finished {
 		return program.Event{}, program.Finished
 	}
+	if th.stuck {
+		return program.Event{}, program.Stuck
+	}
 	e := th.pend
 	switch e.Kind {
 	case program.Acquire:
@@ -186,7 +192,7 @@ func (x *execution) Done() (bool, program.Outcome) {
 	}
 	waiting := false
 	for _, th := range x.threads {
-		if th == nil || th.finished {
+		if th == nil || th.finished || th.stuck {
 			continue
 		}
 		if _, st := x.Pending(th.id); st == program.Enabled {
@@ -199,6 +205,10 @@ func (x *execution) Done() (bool, program.Outcome) {
 	case x.bounded != nil:
 		// a thread stopped by the bound: blocked threads may wait for it
 		x.outcome = *x.bounded
+	case x.blocked != nil:
+		// A thread whose assumption failed cannot go on, so threads waiting
+		// for it (or for each other) are not a deadlock of a feasible run.
+		x.outcome = *x.blocked
 	case waiting:
 		x.outcome = program.Outcome{Kind: program.Deadlock, Message: x.deadlockMessage()}
 	}
@@ -249,7 +259,7 @@ func (x *execution) Step(t program.ThreadID) bool {
 		panic(fmt.Sprintf("cfront: Step(%d) on a thread that is not enabled", t))
 	}
 	x.fire(th)
-	if !x.over && !th.finished {
+	if !x.over && !th.finished && !th.stuck {
 		x.run(th)
 	}
 	return !x.over

@@ -17,12 +17,17 @@ type Case struct {
 	Name      string            // "lastzero N=2"
 	Defines   map[string]string `json:"defines"`
 	RFClasses *int              `json:"rf_classes"`
-	Findings  []string          `json:"findings"`
-	MaxEvents int               `json:"max_events"`
-	Bounded   bool              `json:"bounded"`
-	Algos     []string          `json:"algos"` // if set, only these algorithms run it (dfs is too slow)
-	RVF       *int              `json:"rvf"`
-	Note      string            `json:"note"`
+	// BlockedClasses and Outcomes, when given, are the exact numbers of
+	// reads-from classes of blocked executions and of distinct outcomes of
+	// the others (Stats.BlockedClasses, Stats.Outcomes).
+	BlockedClasses *int     `json:"blocked_classes"`
+	Outcomes       *int     `json:"outcomes"`
+	Findings       []string `json:"findings"`
+	MaxEvents      int      `json:"max_events"`
+	Bounded        bool     `json:"bounded"`
+	Algos          []string `json:"algos"` // if set, only these algorithms run it (dfs is too slow)
+	RVF            *int     `json:"rvf"`
+	Note           string   `json:"note"`
 }
 
 // DefineList returns the definitions as NAME=VALUE strings, sorted.

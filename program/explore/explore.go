@@ -66,11 +66,18 @@ type Stats struct {
 	// RFClasses is the number of distinct reads-from functions among the
 	// explored executions (blocked ones excluded).
 	RFClasses int `json:"rf_classes"`
-	// Outcomes is the number of distinct (event set, value function) pairs.
+	// Outcomes is the number of distinct (event set, value function) pairs
+	// of maximal executions (program.OutcomeKind.Maximal: violations and
+	// blocked executions excluded).
 	Outcomes int `json:"outcomes"`
-	Blocked  int `json:"blocked"` // executions cut by __VERIFIER_assume
-	Bounded  int `json:"bounded"` // executions cut by the event bound
-	Events   int `json:"events"`  // events executed, over all executions
+	// Blocked counts the executions that ended with a thread stuck at a
+	// failed __VERIFIER_assume (program.Blocked), BlockedClasses their
+	// distinct reads-from functions: rf explores exactly one execution per
+	// class, blocked or not (testdata/c/README.md, "Conventions").
+	Blocked        int `json:"blocked"`
+	BlockedClasses int `json:"blocked_classes"`
+	Bounded        int `json:"bounded"` // executions cut by the event bound
+	Events         int `json:"events"`  // events executed, over all executions
 	// Complete is false when a bound, a timeout, an interruption or
 	// stopping at the first finding cut the search.
 	Complete bool          `json:"complete"`
@@ -107,6 +114,7 @@ type Options struct {
 type Recorder struct {
 	stats    Stats
 	rf       map[[16]byte]struct{}
+	blocked  map[[16]byte]struct{} // reads-from functions of blocked executions
 	outcomes map[[16]byte]struct{}
 	findings map[string]*Finding
 	order    []string
@@ -122,7 +130,7 @@ func NewRecorder(algo string, opts Options) *Recorder {
 	}
 	now := time.Now()
 	return &Recorder{stats: Stats{Algorithm: algo, Complete: true}, rf: map[[16]byte]struct{}{},
-		outcomes: map[[16]byte]struct{}{}, findings: map[string]*Finding{}, opts: opts, start: now, lastProg: now}
+		blocked: map[[16]byte]struct{}{}, outcomes: map[[16]byte]struct{}{}, findings: map[string]*Finding{}, opts: opts, start: now, lastProg: now}
 }
 
 func digest(s string) [16]byte {
@@ -146,12 +154,15 @@ func (r *Recorder) Execution(x program.Execution) bool {
 	switch out.Kind {
 	case program.Blocked:
 		r.stats.Blocked++
+		r.blocked[digest(program.RFKey(tr))] = struct{}{}
 	case program.Bounded:
 		r.stats.Bounded++
 		r.stats.Complete = false
 	}
 	if out.Kind != program.Blocked {
 		r.rf[digest(program.RFKey(tr))] = struct{}{}
+	}
+	if out.Kind.Maximal() {
 		r.outcomes[digest(program.OutcomeKey(tr))] = struct{}{}
 	}
 	stop := false
@@ -230,7 +241,7 @@ func (r *Recorder) progress() {
 
 func (r *Recorder) snapshot() Stats {
 	s := r.stats
-	s.RFClasses, s.Outcomes = len(r.rf), len(r.outcomes)
+	s.RFClasses, s.Outcomes, s.BlockedClasses = len(r.rf), len(r.outcomes), len(r.blocked)
 	s.Elapsed = time.Since(r.start)
 	s.Seconds = s.Elapsed.Seconds()
 	return s
