@@ -31,6 +31,19 @@ package explicit
 //     An execution that ends with threads blocked on a lock replaces the
 //     last acquire of each such lock by each blocked acquire.
 //
+// Blocked executions (issue 12): the executor makes a thread whose
+// __VERIFIER_assume fails stuck and runs the other threads on (program.
+// Blocked). A failed assumption is a local step no other thread observes,
+// so for the exploration a stuck thread is a thread that ended early: the
+// trace is a maximal trace of the program in which assume(c) means "if
+// (!c) stop this thread", and the algorithm explores every reads-from
+// class of that program, among them those in which the assumption passes
+// (their sources are writes the other threads made after it failed). The
+// one new shape is a lock that a stuck thread holds: its waiters never
+// run, so the blocking-lock rule above applies to blocked executions too,
+// as to deadlocked and bounded ones. Blocked executions are classes of
+// their own, each explored once (explore.Stats.BlockedClasses).
+//
 // Classes are therefore counted with acquires: two executions whose reads
 // agree but whose critical sections come in another order are two classes
 // (as in Nidhugg's rfsc and seed 004), while program.RFKey looks at reads
@@ -363,7 +376,7 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 		}
 	}
 	// Section 7: threads blocked on a lock at the end.
-	if _, out := x.Done(); out.Kind == program.Deadlock || out.Kind == program.Bounded {
+	if _, out := x.Done(); out.Kind == program.Deadlock || out.Kind == program.Bounded || out.Kind == program.Blocked {
 		for t := 0; t < x.Threads(); t++ {
 			b, st := x.Pending(program.ThreadID(t))
 			if st != program.Waiting || b.Kind != program.Acquire {

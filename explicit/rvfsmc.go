@@ -25,6 +25,17 @@ package explicit
 // mutated read in every maximal trace, and an acquire may instead wait
 // forever (a deadlock), so an acquire never stops the loop of line 13.
 //
+// Blocked executions (issue 12): a thread whose __VERIFIER_assume fails is
+// stuck (program.Stuck) and the executor runs the others on, so the trace
+// holds the writes the stuck thread waited for, and lines 2-5 offer them
+// to its reads like any other visible write. A failed assumption is local,
+// so a stuck thread is, for the exploration, a thread that ended early;
+// the maximal traces are those of the program in which assume(c) stops the
+// thread when c is false, and RVF-SMC's completeness (seed 000 Theorem 2)
+// carries over. A lock held by a stuck thread leaves its waiters at a
+// pending acquire, which lines 6-11 mutate as any enabled-or-waiting read
+// of the mutex (Appendix A).
+//
 // Two shortcuts, neither changing what is explored: the value group that
 // holds the active write of σ̃ needs no VerifySC, σ̃∘r is its witness (the
 // auxiliary trace of Section 4.2); and a child whose witness is σ̃∘r goes

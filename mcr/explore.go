@@ -24,6 +24,10 @@
 // checked on every maximal trace (races: the race query of seed 001
 // Section 3.3, Options.NewRaceDecider) and on every seed (a read of a
 // dereferenced pointer that can be NULL: the null-read property).
+//
+// Blocked executions (issue 12) are handled by the RVF-SMC engine as in
+// explicit/rvfsmc.go: a thread whose assumption fails is stuck, the others
+// run on, and their writes become sources of the reads that made it fail.
 package mcr
 
 import (

@@ -34,6 +34,17 @@ package mcr
 // programs (502, 879, 1065 of randprog.SmallOptions), so it is not done;
 // keeping sleep sets with relaxed seeds lost outcomes on 7 to 93 of 1200.
 //
+// Blocked executions (issue 12): a thread whose __VERIFIER_assume fails is
+// stuck and the others run on, so the writes it waited for are in the
+// trace and its reads get seeds for their values like any read. Since a
+// failed assumption is local, a stuck thread is a thread that ended early,
+// and MCR's argument (seed 001 Theorem 1: the seeds cover the whole state
+// space of a terminating program) applies to the program in which
+// assume(c) stops the thread when c is false. One case has no seed: a thread left waiting for
+// a lock that a stuck (or ended, or deadlocked) thread never releases,
+// since its acquire is not in the trace. lockSeeds adds a child that runs
+// it first (the blocking-lock rule of seed 002 Section 7).
+//
 // The search is level-synchronous: all seeds of one level are executed in
 // parallel, all their queries are solved in parallel, and the results are
 // merged in a fixed order. Findings and counts therefore do not depend on
@@ -767,6 +778,24 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			e.checkFixed(n)
 			if e.rec.Execution(n.x) {
 				return nil, true
+			}
+			// Threads left waiting for a lock that is never released:
+			// run them first (see lockSeeds).
+			// Such a child has no read-value map, so nothing keeps its
+			// space apart from its siblings': the search is no longer
+			// clean (see explorer.clean).
+			for _, s := range lockSeeds(n.x) {
+				key := "lock:" + fmt.Sprint(s)
+				if e.covers(key, nil) {
+					continue
+				}
+				e.visit(key, nil)
+				e.rec.Extra("lock_seeds", 1)
+				if e.clean {
+					e.clean, e.unclean = false, true
+					e.rec.Extra("sleep_sets_given_up", 1)
+				}
+				next = append(next, &node{seed: s})
 			}
 		}
 		if n.slept > 0 {
