@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"strconv"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"mcr/program/cfront"
 	"mcr/program/explore"
 	"mcr/program/randprog"
+	"mcr/program/randprog/randtest"
 )
 
 // parallelExtra are the counters of Extra that do not depend on the number
@@ -110,40 +110,22 @@ func TestSMCWorkersTestdata(t *testing.T) {
 // results on 1, 2 and 3 workers. With -race (on -short) it also checks
 // that the workers share nothing unguarded.
 func TestSMCWorkersRandom(t *testing.T) {
-	n := 200
-	if testing.Short() {
-		n = 30
-	}
-	if s := os.Getenv("SMC_WORKERS_RANDOM"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
-	for seed := int64(1); seed <= int64(n); seed++ {
-		src := randprog.Generate(seed, randprog.SmallOptions())
-		name := fmt.Sprintf("seed%d.c", seed)
-		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, src)
-		}
+	n := randtest.Count("SMC_WORKERS_RANDOM", 200, 30)
+	randtest.Each(t, "seed", randtest.Seeds(n), randprog.SmallOptions(), func(seed int64, name string, p program.Program) {
 		sameForWorkers(t, name, p, explore.Options{KeepGoing: true})
 		if seed%4 == 0 {
 			sameForWorkers(t, name+" (first finding)", p, explore.Options{})
 		}
-	}
+	})
 	opts := randprog.DefaultOptions()
 	opts.Threads = 3
-	large := int64(6) // seed 1 is too big (258k executions)
+	large := []int64{2, 3, 4, 5, 6} // seed 1 is too big (258k executions)
 	if testing.Short() {
-		large = 3
+		large = large[:2]
 	}
-	for seed := int64(2); seed <= large; seed++ {
-		src := randprog.Generate(seed, opts)
-		name := fmt.Sprintf("large%d.c", seed)
-		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, src)
-		}
+	randtest.Each(t, "large", large, opts, func(_ int64, name string, p program.Program) {
 		sameForWorkers(t, name, p, explore.Options{KeepGoing: true})
-	}
+	})
 }
 
 // TestSMCWorkersTimeout: a parallel search cut by its context returns an

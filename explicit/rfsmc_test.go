@@ -3,7 +3,6 @@ package explicit
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"mcr/program/cfront"
 	"mcr/program/explore"
 	"mcr/program/randprog"
+	"mcr/program/randprog/randtest"
 )
 
 // smcAlgo is one SMC explorer under test.
@@ -32,16 +32,21 @@ var (
 type observed struct {
 	outcomes map[string]bool
 	classes  map[string]bool // reads-from classes counting acquires (lockKey)
+	blocked  map[string]bool // the same, of blocked executions
 }
 
 func observe(o *observed) explore.Options {
-	*o = observed{outcomes: map[string]bool{}, classes: map[string]bool{}}
+	*o = observed{outcomes: map[string]bool{}, classes: map[string]bool{}, blocked: map[string]bool{}}
 	return explore.Options{KeepGoing: true, Observe: func(x program.Execution) {
-		if _, out := x.Done(); out.Kind == program.Blocked {
+		tr := x.Trace()
+		_, out := x.Done()
+		if out.Kind == program.Blocked {
+			o.blocked[lockKey(tr)] = true
 			return
 		}
-		tr := x.Trace()
-		o.outcomes[program.OutcomeKey(tr)] = true
+		if out.Kind.Maximal() {
+			o.outcomes[program.OutcomeKey(tr)] = true
+		}
 		o.classes[lockKey(tr)] = true
 	}}
 }
@@ -101,6 +106,10 @@ func compareSMC(t *testing.T, name string, p program.Program, algo smcAlgo, d *e
 		if !hasLocks(p) && explored != d.Stats.RFClasses {
 			t.Errorf("%s: rf explores %d executions, dfs sees %d reads-from classes", name, explored, d.Stats.RFClasses)
 		}
+		// Blocked executions are classes too: exactly one each.
+		if st.Blocked != len(o.blocked) || !reflect.DeepEqual(o.blocked, do.blocked) {
+			t.Errorf("%s: rf explores %d blocked executions in %d blocked classes, dfs sees %d", name, st.Blocked, len(o.blocked), len(do.blocked))
+		}
 	default:
 		if explored > len(do.classes) {
 			t.Errorf("%s: %s explores %d executions, more than the %d classes", name, algo.name, explored, len(do.classes))
@@ -130,54 +139,72 @@ func loadCase(t testing.TB, c explore.Case) program.Program {
 }
 
 // TestSMCTestdata compares rf and rvf with dfs on every testdata run dfs
-// can afford, and checks the expected counts and findings.
+// can afford, and checks the expected counts and findings; the runs too
+// big for dfs with up to 1,000 reads-from classes (parker) are checked
+// against their expectations only.
 func TestSMCTestdata(t *testing.T) {
 	cases, err := explore.LoadCases("../testdata/c")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		if !c.For("dfs") {
+		small := c.For("dfs")
+		if !small && !(c.For("rf") && c.RFClasses != nil && *c.RFClasses <= 1000) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
 			p := loadCase(t, c)
 			var do observed
-			d := explore.DFS(context.Background(), p, observe(&do))
+			var d *explore.Result
+			if small {
+				d = explore.DFS(context.Background(), p, observe(&do))
+			}
 			for _, a := range []smcAlgo{rfAlgo, rvfAlgo} {
-				res := compareSMC(t, c.Name, p, a, d, &do)
+				var res *explore.Result
+				if small {
+					res = compareSMC(t, c.Name, p, a, d, &do)
+				} else {
+					res = a.run(context.Background(), p, explore.Options{KeepGoing: true})
+				}
 				if got := res.FindingKinds(); !reflect.DeepEqual(got, c.Findings) && !(len(got) == 0 && len(c.Findings) == 0) {
 					t.Errorf("%s: %s finds %v, expected %v", c.Name, a.name, got, c.Findings)
 				}
-				if a.name == "rf" && c.RFClasses != nil && res.Stats.Executions != *c.RFClasses && !hasLocks(p) {
-					t.Errorf("%s: rf explores %d executions, expected %d", c.Name, res.Stats.Executions, *c.RFClasses)
-				}
+				checkCounts(t, c, p, a.name, res.Stats)
 			}
 		})
+	}
+}
+
+// checkCounts checks an explorer's statistics against a testdata run's
+// expected counts: rf explores exactly one execution per reads-from class,
+// blocked or not (per class of lock order too, so only for programs
+// without locks), rvf at most as many; both reach exactly the expected
+// outcomes.
+func checkCounts(t *testing.T, c explore.Case, p program.Program, algo string, st explore.Stats) {
+	t.Helper()
+	if c.Outcomes != nil && st.Outcomes != *c.Outcomes {
+		t.Errorf("%s: %s reaches %d outcomes, expected %d", c.Name, algo, st.Outcomes, *c.Outcomes)
+	}
+	if c.RFClasses == nil || hasLocks(p) {
+		return
+	}
+	explored := st.Executions - st.Blocked
+	if algo == "rf" && explored != *c.RFClasses || explored > *c.RFClasses {
+		t.Errorf("%s: %s explores %d executions (blocked aside), expected %d", c.Name, algo, explored, *c.RFClasses)
+	}
+	if b := c.BlockedClasses; b != nil && (algo == "rf" && st.Blocked != *b || st.Blocked > *b) {
+		t.Errorf("%s: %s explores %d blocked executions, expected %d", c.Name, algo, st.Blocked, *b)
 	}
 }
 
 // TestSMCRandom compares rf and rvf with dfs on random small programs
 // (SMC_RANDOM sets how many; default 200, 40 with -short).
 func TestSMCRandom(t *testing.T) {
-	n := 200
-	if testing.Short() {
-		n = 40
-	}
-	if s := os.Getenv("SMC_RANDOM"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := randtest.Count("SMC_RANDOM", 200, 40)
 	locks, same := 0, 0
-	for seed := int64(1); seed <= int64(n); seed++ {
-		src := randprog.Generate(seed, randprog.SmallOptions())
-		name := fmt.Sprintf("seed%d.c", seed)
-		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, src)
-		}
+	randtest.Each(t, "seed", randtest.Seeds(n), randprog.SmallOptions(), func(seed int64, name string, p program.Program) {
 		var do observed
 		d := explore.DFS(context.Background(), p, observe(&do))
-		before := t.Failed()
 		r := compareSMC(t, name, p, rfAlgo, d, &do)
 		compareSMC(t, name, p, rvfAlgo, d, &do)
 		if hasLocks(p) {
@@ -186,11 +213,27 @@ func TestSMCRandom(t *testing.T) {
 				same++
 			}
 		}
-		if !before && t.Failed() {
-			t.Logf("%s:\n%s", name, src)
-		}
-	}
+	})
 	t.Logf("%d programs, %d with a mutex (%d of them with as many lock-aware classes as reads-from classes)", n, locks, same)
+}
+
+// TestSMCBlockingRandom compares rf and rvf with dfs on random small
+// programs whose executions block (assumes on shared values, assumes while
+// holding the mutex, joins of threads that may be stuck; issue 12).
+// SMC_BLOCKING sets how many (default 2000, 300 with -short).
+func TestSMCBlockingRandom(t *testing.T) {
+	n := randtest.Count("SMC_BLOCKING", 2000, 300)
+	blocking := 0
+	randtest.Each(t, "blocking", randtest.Seeds(n), randprog.BlockingOptions(), func(seed int64, name string, p program.Program) {
+		var do observed
+		d := explore.DFS(context.Background(), p, observe(&do))
+		if d.Stats.Blocked > 0 {
+			blocking++
+		}
+		compareSMC(t, name, p, rfAlgo, d, &do)
+		compareSMC(t, name, p, rvfAlgo, d, &do)
+	})
+	t.Logf("%d programs, %d with blocked executions", n, blocking)
 }
 
 // bigRuns are the BENCHMARKS.md rows: testdata runs too large for dfs,
@@ -242,24 +285,12 @@ func TestSMCBenchmarks(t *testing.T) {
 // finding kinds. SMC_RANDOM_LARGE sets how many (default 12, 4 with
 // -short); programs that take over 3s are skipped.
 func TestSMCRandomLarge(t *testing.T) {
-	n := 12
-	if testing.Short() {
-		n = 4
-	}
-	if s := os.Getenv("SMC_RANDOM_LARGE"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := randtest.Count("SMC_RANDOM_LARGE", 12, 4)
 	opts := randprog.DefaultOptions()
 	opts.Threads = 3
 	skipped := 0
 	defer func() { t.Logf("%d programs, %d too big (over 3s)", n, skipped) }()
-	for seed := int64(1); seed <= int64(n); seed++ {
-		src := randprog.Generate(seed, opts)
-		name := fmt.Sprintf("large%d.c", seed)
-		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, src)
-		}
+	randtest.Each(t, "large", randtest.Seeds(n), opts, func(_ int64, name string, p program.Program) {
 		var ro, vo observed
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		r := ReadsFromSMC(ctx, p, observe(&ro))
@@ -268,7 +299,7 @@ func TestSMCRandomLarge(t *testing.T) {
 		rs, vs := r.Stats, v.Stats
 		if !rs.Complete || !vs.Complete {
 			skipped++
-			continue
+			return
 		}
 		switch {
 		case rs.Executions-rs.Blocked != len(ro.classes):
@@ -287,11 +318,7 @@ func TestSMCRandomLarge(t *testing.T) {
 				}
 			}
 		}
-		if t.Failed() {
-			t.Logf("%s:\n%s", name, src)
-			return
-		}
-	}
+	})
 }
 
 // handmade are small programs for what the random programs rarely do:

@@ -13,6 +13,12 @@
 // predicate over the globals, so some programs fail. There are no unbounded
 // loops: every execution terminates.
 //
+// With Options.Blocking, executions can also block (issue 12): threads
+// __VERIFIER_assume conditions on shared values (directly, or on a loaded
+// local: an assume-based await), sometimes while holding the mutex, a
+// thread may join the thread created before it (which may itself be stuck
+// at a failed assumption), and main may assume a condition after its joins.
+//
 // The output stays within the C subset of testdata/c: <pthread.h>,
 // <stdatomic.h> (seq_cst operations only), <assert.h>, int arithmetic on
 // small constants, no stdio, no floating point.
@@ -44,6 +50,11 @@ type Options struct {
 	// Asserts lets main join all threads and assert a predicate over the
 	// globals at its end.
 	Asserts bool
+	// Blocking lets executions block: assumes on shared values (awaits),
+	// assumes inside critical sections, joins between threads, and an
+	// assume in main after its joins. Without it no random draw differs
+	// from earlier versions, so old seeds give the same programs.
+	Blocking bool
 }
 
 // DefaultOptions returns the options used for differential testing: random
@@ -60,6 +71,14 @@ func DefaultOptions() Options {
 // explorers only.
 func SmallOptions() Options {
 	return Options{Threads: 2, Ops: 2, Globals: 2, Mutex: true, Atomics: true, Asserts: true}
+}
+
+// BlockingOptions returns SmallOptions with Blocking: small programs whose
+// executions may block, for the differential tests of blocked executions.
+func BlockingOptions() Options {
+	o := SmallOptions()
+	o.Blocking = true
+	return o
 }
 
 // Generate returns the C source of the random program for seed. The same seed
@@ -115,10 +134,12 @@ func (g *gen) program() string {
 	join := asserts || g.rng.IntN(2) == 0
 
 	threads := make([]string, nthreads)
+	joins := make([]bool, nthreads) // thread i joins thread i-1 (its arg)
 	for i := range threads {
-		threads[i] = g.thread(i)
+		joins[i] = g.opts.Blocking && i > 0 && g.rng.IntN(4) == 0
+		threads[i] = g.thread(i, joins[i])
 	}
-	mainFn := g.mainFunc(nthreads, join, asserts)
+	mainFn := g.mainFunc(nthreads, join, asserts, joins)
 
 	var out strings.Builder
 	fmt.Fprintf(&out, "/* randprog seed %d: %s, %s", g.seed, plural(nthreads, "thread"), plural(nglobals, "global"))
@@ -133,10 +154,16 @@ func (g *gen) program() string {
 		out.WriteString("#include <assert.h>\n")
 	}
 	out.WriteString("#include <pthread.h>\n")
+	if g.opts.Blocking {
+		out.WriteString("#include <stdint.h>\n")
+	}
 	if g.anyAtomic() {
 		out.WriteString("#include <stdatomic.h>\n")
 	}
 	out.WriteString("#include <stddef.h>\n\n")
+	if g.opts.Blocking {
+		out.WriteString("extern void __VERIFIER_assume(int cond);\n\n")
+	}
 	for _, gl := range g.globals {
 		switch {
 		case gl.atomic:
@@ -175,9 +202,13 @@ func (g *gen) anyAtomic() bool {
 	return false
 }
 
-// thread returns the function of thread i.
-func (g *gen) thread(i int) string {
+// thread returns the function of thread i; with join it first joins the
+// thread whose handle main passes as its argument.
+func (g *gen) thread(i int, join bool) string {
 	g.begin()
+	if join {
+		g.line("pthread_join((pthread_t)(uintptr_t)arg, NULL);")
+	}
 	maxOps := g.opts.Ops
 	if maxOps <= 0 {
 		maxOps = 4
@@ -199,7 +230,7 @@ func (g *gen) thread(i int) string {
 
 // mainFunc returns main: initialise the atomics, create the threads with a
 // few accesses of its own in between, then optionally join and assert.
-func (g *gen) mainFunc(nthreads int, join, asserts bool) string {
+func (g *gen) mainFunc(nthreads int, join, asserts bool, joins []bool) string {
 	g.begin()
 	for _, gl := range g.globals {
 		if gl.atomic && gl.init != 0 {
@@ -208,7 +239,11 @@ func (g *gen) mainFunc(nthreads int, join, asserts bool) string {
 	}
 	mainOps := g.rng.IntN(3)
 	for i := range nthreads {
-		g.line("pthread_create(&t[%d], NULL, thread%d, NULL);", i, i)
+		arg := "NULL"
+		if joins[i] {
+			arg = fmt.Sprintf("(void *)(uintptr_t)t[%d]", i-1)
+		}
+		g.line("pthread_create(&t[%d], NULL, thread%d, %s);", i, i, arg)
 		if mainOps > 0 && g.rng.IntN(2) == 0 {
 			g.simple()
 			mainOps--
@@ -221,6 +256,9 @@ func (g *gen) mainFunc(nthreads int, join, asserts bool) string {
 		for i := range nthreads {
 			g.line("pthread_join(t[%d], NULL);", i)
 		}
+	}
+	if g.opts.Blocking && g.rng.IntN(4) == 0 {
+		g.line("__VERIFIER_assume(%s);", g.predicate())
 	}
 	if asserts {
 		g.line("assert(%s);", g.predicate())
@@ -322,11 +360,18 @@ func (g *gen) value() string {
 // one (lock block, if, bounded loop) around one or two simple ones.
 func (g *gen) op() {
 	r := g.rng.IntN(10)
+	if g.opts.Blocking && g.rng.IntN(4) == 0 {
+		g.await()
+		return
+	}
 	switch {
 	case r < 2 && g.mutex:
 		g.line("pthread_mutex_lock(&m);")
 		for range 1 + g.rng.IntN(2) {
 			g.simple()
+		}
+		if g.opts.Blocking && g.rng.IntN(3) == 0 {
+			g.await() // blocks while holding the mutex
 		}
 		g.line("pthread_mutex_unlock(&m);")
 	case r < 4:
@@ -346,6 +391,20 @@ func (g *gen) op() {
 	default:
 		g.simple()
 	}
+}
+
+// await emits an assumption on shared memory: on a load directly, or on a
+// loaded local (an assume-based await, as Nidhugg's spin-assume
+// transformation writes a spin loop).
+func (g *gen) await() {
+	gl := g.pick()
+	if g.rng.IntN(2) == 0 {
+		g.line("__VERIFIER_assume(%s %s %d);", load(gl), g.cmp(), g.small())
+		return
+	}
+	v := g.local()
+	g.line("%s = %s;", v, load(gl))
+	g.line("__VERIFIER_assume(%s %s %d);", v, g.cmp(), g.small())
 }
 
 // nested emits one simple operation one level deeper.

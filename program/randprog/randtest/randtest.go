@@ -1,0 +1,60 @@
+// Package randtest runs tests over random programs of package randprog:
+// how many (from an environment variable), generating and loading each, and
+// printing the source of a program that makes the test fail. It exists so
+// that the differential tests of every explorer share one loop.
+package randtest
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"mcr/program"
+	"mcr/program/cfront"
+	"mcr/program/randprog"
+)
+
+// Count returns how many random programs a test runs: the value of the
+// environment variable env if it is set, else short under -short, else def.
+func Count(env string, def, short int) int {
+	if s := os.Getenv(env); s != "" {
+		if n, err := strconv.Atoi(s); err == nil {
+			return n
+		}
+	}
+	if testing.Short() {
+		return short
+	}
+	return def
+}
+
+// Seeds returns the seeds 1..n after the given extra ones (regressions).
+func Seeds(n int, extra ...int64) []int64 {
+	out := append([]int64(nil), extra...)
+	for s := int64(1); s <= int64(n); s++ {
+		out = append(out, s)
+	}
+	return out
+}
+
+// Each generates the program of every seed with opts, loads it as
+// PREFIXSEED.c and calls f with the seed. When f makes t fail, the program's source is
+// logged and Each stops: one failing program is enough to debug.
+func Each(t *testing.T, prefix string, seeds []int64, opts randprog.Options, f func(seed int64, name string, p program.Program)) {
+	t.Helper()
+	for _, seed := range seeds {
+		src := randprog.Generate(seed, opts)
+		name := fmt.Sprintf("%s%d.c", prefix, seed)
+		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, src)
+		}
+		before := t.Failed()
+		f(seed, name, p)
+		if !before && t.Failed() {
+			t.Logf("%s:\n%s", name, src)
+			return
+		}
+	}
+}
