@@ -30,6 +30,8 @@ type checkFlags struct {
 	decider     string
 	qTimeout    time.Duration
 	dumpDir     string
+	validate    bool
+	validateMax int
 }
 
 func init() { commands = append(commands, newCheckCmd) }
@@ -62,6 +64,8 @@ timeout or interruption cut the search).`,
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (findings, then a final stats record) to stdout")
 	fl.StringVar(&f.scheduleOut, "schedule-out", "", "save the first finding's schedule to this file (for mcr replay)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop after this long (e.g. 30s, 5m); 0 = no limit")
+	fl.BoolVar(&f.validate, "validate", false, "self-check for small programs: run dfs (every interleaving) after the algorithm and fail (exit 1) on any outcome or finding the algorithm missed")
+	fl.IntVar(&f.validateMax, "validate-max", 1_000_000, "with --validate: at most this many dfs executions (a cut dfs makes the validation, and the result, incomplete)")
 	return cmd
 }
 
@@ -105,15 +109,34 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 	if f.decider == "both" {
 		cfg.cross = &mcr.CrossStats{}
 	}
+	var reached *explore.Reached
+	if f.validate {
+		reached = explore.NewReached()
+		opts.Observe = reached.Observe(opts.Observe)
+	}
 	res := algo.Run(ctx, p, opts, cfg)
 	if bar != nil {
 		_ = bar.Finish()
 	}
+	var val *explore.Validation
+	if f.validate && ctx.Err() == nil {
+		val = explore.Validate(ctx, p, res, reached, f.keepGoing, f.validateMax)
+	}
 	out := cmd.OutOrStdout()
 	if f.json {
 		writeJSON(out, res)
+		if val != nil {
+			_ = json.NewEncoder(out).Encode(struct {
+				Type string `json:"type"`
+				*explore.Validation
+				OK bool `json:"ok"`
+			}{"validation", val, val.OK()})
+		}
 	} else {
 		printReport(out, p, file, f.defines, res)
+		if val != nil {
+			printValidation(out, algo.Name, val)
+		}
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
@@ -126,12 +149,38 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 		}
 	}
 	switch {
-	case len(res.Findings) > 0:
+	case len(res.Findings) > 0 || val != nil && !val.OK():
 		return &exitError{code: exitFinding}
-	case !res.Stats.Complete:
+	case !res.Stats.Complete || val != nil && !val.Complete || f.validate && val == nil:
 		return &exitError{code: exitIncomplete}
 	}
 	return nil
+}
+
+// printValidation reports the --validate comparison with dfs.
+func printValidation(w io.Writer, algo string, v *explore.Validation) {
+	cut := ""
+	if !v.Complete {
+		cut = " (dfs was cut: what it did not reach was not compared)"
+	}
+	fmt.Fprintf(w, "validation against dfs: %d interleavings, %d outcomes, %d reads-from classes, %d blocked classes%s\n",
+		v.Interleavings, v.Outcomes, v.RFClasses, v.BlockedClasses, cut)
+	if v.MissedRFClasses+v.MissedBlockedClasses > 0 {
+		fmt.Fprintf(w, "  %s did not run %d reads-from classes and %d blocked classes of dfs (value-based algorithms merge classes)\n",
+			algo, v.MissedRFClasses, v.MissedBlockedClasses)
+	}
+	if v.OK() {
+		fmt.Fprintf(w, "validation: OK, %s reached every outcome and finding dfs reached\n", algo)
+		return
+	}
+	fmt.Fprintf(w, "VALIDATION FAILED: %s missed %d outcomes of dfs", algo, v.MissedOutcomes)
+	if len(v.MissedFindings) > 0 {
+		fmt.Fprintf(w, " and the findings %v", v.MissedFindings)
+	}
+	if len(v.Extra) > 0 {
+		fmt.Fprintf(w, "; it reports %v, which dfs does not", v.Extra)
+	}
+	fmt.Fprintln(w)
 }
 
 // progress returns a spinner on stderr when it is a terminal, else nil.

@@ -133,3 +133,19 @@ func TestDumpInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockedExecutions runs issue 12's reproducers as a user would: every
+// algorithm finds the assertion behind a failed assumption, and --validate
+// (dfs beside the algorithm) agrees.
+func TestBlockedExecutions(t *testing.T) {
+	var cases []cliCase
+	for _, algo := range []string{"mcr", "mcr-seeds", "rf", "rvf", "dfs"} {
+		for _, f := range []string{"assume_await.c", "assume_stuck.c", "assume_locked.c"} {
+			cases = append(cases, cliCase{[]string{"check", td + f, "--algo", algo, "--keep-going", "--validate"}, exitFinding,
+				"validation: OK"})
+		}
+		cases = append(cases, cliCase{[]string{"check", td + "lamport.c", "--algo", algo, "--validate"}, exitOK, "validation: OK"})
+	}
+	cases = append(cases, cliCase{[]string{"check", td + "lamport.c", "--validate", "--validate-max", "100"}, exitIncomplete, "dfs was cut"})
+	runCLICases(t, cases)
+}

@@ -35,6 +35,12 @@ func TestDFSTestdata(t *testing.T) {
 			if c.RFClasses != nil && s.RFClasses != *c.RFClasses {
 				t.Errorf("rf classes = %d, want %d", s.RFClasses, *c.RFClasses)
 			}
+			if c.BlockedClasses != nil && s.BlockedClasses != *c.BlockedClasses {
+				t.Errorf("blocked classes = %d, want %d", s.BlockedClasses, *c.BlockedClasses)
+			}
+			if c.Outcomes != nil && s.Outcomes != *c.Outcomes {
+				t.Errorf("outcomes = %d, want %d", s.Outcomes, *c.Outcomes)
+			}
 			if got := res.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
 				t.Errorf("findings = %v, want %v", got, c.Findings)
 			}
@@ -100,5 +106,28 @@ func TestDFSCancel(t *testing.T) {
 	res := explore.DFS(ctx, p, explore.Options{})
 	if res.Stats.Complete || res.Stats.Stopped != "interrupted" {
 		t.Fatalf("complete=%v stopped=%q", res.Stats.Complete, res.Stats.Stopped)
+	}
+}
+
+// TestValidateCatchesMisses: Validate reports the classes and the finding
+// an exploration did not reach (here: one that saw only the default
+// execution of assume_stuck.c and reported nothing).
+func TestValidateCatchesMisses(t *testing.T) {
+	p, err := cfront.Load("../../testdata/c/assume_stuck.c", cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := explore.NewReached()
+	x, _ := program.Replay(p, nil)
+	got.Observe(nil)(x)
+	res := &explore.Result{}
+	v := explore.Validate(context.Background(), p, res, got, true, 0)
+	if v.OK() || len(v.MissedFindings) != 1 || !v.Complete || v.MissedBlockedClasses != 2 {
+		t.Errorf("validation of a partial exploration: %+v", v)
+	}
+	full := explore.NewReached()
+	d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true, Observe: full.Observe(nil)})
+	if v := explore.Validate(context.Background(), p, d, full, true, 0); !v.OK() || v.MissedBlockedClasses+v.MissedRFClasses != 0 {
+		t.Errorf("dfs against itself: %+v", v)
 	}
 }
