@@ -5,13 +5,11 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"mcr/encode"
 	"mcr/encode/z3"
-	"mcr/explicit"
 	"mcr/mcr"
+	"mcr/mcr/registry"
 	"mcr/program"
 	"mcr/program/cfront"
 	"mcr/program/explore"
@@ -25,53 +23,30 @@ func needZ3(t testing.TB) {
 	}
 }
 
-// variant is one explorer of this package under test.
+// variant is one explorer of this package under test: the registry's
+// algorithms that ask decider queries (mcr, mcr-seeds).
 type variant struct {
-	name string
+	*explore.Algorithm
 	// strict: never more executions than reads-from classes. ExploreSeeds
 	// only promises it while its sleep sets hold (its explorer.clean).
 	strict bool
-	// run explores p with every finding, on the deciders decider names
-	// ("explicit", "z3", "both": compared into cs); fellBack, if not nil,
-	// counts the queries Z3 gave up on.
-	run func(p program.Program, decider string, workers int, cs *mcr.CrossStats, fellBack *atomic.Int64) *explore.Result
 }
 
-var variants = []variant{
-	{"mcr", true, func(p program.Program, decider string, workers int, cs *mcr.CrossStats, fellBack *atomic.Int64) *explore.Result {
-		o := mcr.Options{Options: explore.Options{KeepGoing: true}, Workers: workers}
-		z := &encode.Z3Decider{}
-		defer z.Close()
-		switch decider {
-		case "z3":
-			o.Decider = mcr.Fallback{A: z, B: &explicit.VerifySC{}, Used: fellBack}
-			o.NewRaceDecider = func() (program.SeedDecider, error) { return encode.NewZ3Seeder(0) }
-		case "both":
-			o.Decider = mcr.CrossDecider{A: z, B: &explicit.VerifySC{}, CrossStats: cs}
-			o.NewRaceDecider = func() (program.SeedDecider, error) { return crossSeeder(cs) }
+var variants = func() []variant {
+	var out []variant
+	for _, a := range registry.Algorithms() {
+		if a.Run != nil && len(a.Deciders) > 0 {
+			out = append(out, variant{a, a == &mcr.MCR})
 		}
-		return mcr.Explore(context.Background(), p, o)
-	}},
-	{"mcr-seeds", false, func(p program.Program, decider string, workers int, cs *mcr.CrossStats, _ *atomic.Int64) *explore.Result {
-		o := mcr.SeedOptions{Options: explore.Options{KeepGoing: true}, Workers: workers,
-			NewDecider: func() (program.SeedDecider, error) { return explicit.Seeder{}, nil }}
-		switch decider {
-		case "z3":
-			o.NewDecider = func() (program.SeedDecider, error) { return encode.NewZ3Seeder(0) }
-		case "both":
-			o.NewDecider = func() (program.SeedDecider, error) { return crossSeeder(cs) }
-		}
-		return mcr.ExploreSeeds(context.Background(), p, o)
-	}},
-}
-
-// crossSeeder asks Z3 and the explicit search every seed query.
-func crossSeeder(cs *mcr.CrossStats) (program.SeedDecider, error) {
-	z, err := encode.NewZ3Seeder(0)
-	if err != nil {
-		return nil, err
 	}
-	return mcr.CrossCheck{A: z, B: explicit.Seeder{}, CrossStats: cs}, nil
+	return out
+}()
+
+// run explores p with every finding, on the deciders decider names
+// ("explicit", "z3", "both": their comparison counted in Extra as
+// crosscheck_*; Z3's give-ups as fallback_answers).
+func (v variant) run(p program.Program, decider string, workers int) *explore.Result {
+	return v.Run(context.Background(), p, explore.Options{KeepGoing: true, Validate: true}, explore.Config{Workers: workers, Decider: decider})
 }
 
 // compare checks an MCR result m against dfs's d on one program: the same
@@ -84,38 +59,38 @@ func compare(t *testing.T, name string, v variant, d, m *explore.Result) *explor
 	t.Helper()
 	ds, ms := d.Stats, m.Stats
 	if ms.Outcomes != ds.Outcomes {
-		t.Errorf("%s: %s reaches %d outcomes, dfs %d", name, v.name, ms.Outcomes, ds.Outcomes)
+		t.Errorf("%s: %s reaches %d outcomes, dfs %d", name, v.Name, ms.Outcomes, ds.Outcomes)
 	}
 	if got, want := m.FindingKinds(), d.FindingKinds(); !reflect.DeepEqual(got, want) {
-		t.Errorf("%s: %s finds %v, dfs %v", name, v.name, got, want)
+		t.Errorf("%s: %s finds %v, dfs %v", name, v.Name, got, want)
 	}
 	clean := v.strict || ms.Extra["sleep_sets_given_up"] == 0
 	if ms.Executions-ms.Blocked > ds.RFClasses {
 		if clean {
-			t.Errorf("%s: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.name, ms.Executions, ms.Blocked, ds.RFClasses)
+			t.Errorf("%s: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.Name, ms.Executions, ms.Blocked, ds.RFClasses)
 		} else {
-			t.Logf("%s: relaxed seeds: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.name, ms.Executions, ms.Blocked, ds.RFClasses)
+			t.Logf("%s: relaxed seeds: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.Name, ms.Executions, ms.Blocked, ds.RFClasses)
 		}
 	}
 	if v.strict && ms.RFClasses != ms.Executions-ms.Blocked {
-		t.Errorf("%s: %s runs %d executions (%d blocked) of %d reads-from classes: a class twice", name, v.name, ms.Executions, ms.Blocked, ms.RFClasses)
+		t.Errorf("%s: %s runs %d executions (%d blocked) of %d reads-from classes: a class twice", name, v.Name, ms.Executions, ms.Blocked, ms.RFClasses)
 	}
 	if v.strict && ms.BlockedClasses != ms.Blocked {
-		t.Errorf("%s: %s runs %d blocked executions of %d blocked classes: a class twice", name, v.name, ms.Blocked, ms.BlockedClasses)
+		t.Errorf("%s: %s runs %d blocked executions of %d blocked classes: a class twice", name, v.Name, ms.Blocked, ms.BlockedClasses)
 	}
 	if ms.Executions > 3*(ds.RFClasses+ds.BlockedClasses)+2 {
-		t.Errorf("%s: %s runs %d executions for %d reads-from classes (%d blocked)", name, v.name, ms.Executions, ds.RFClasses, ds.BlockedClasses)
+		t.Errorf("%s: %s runs %d executions for %d reads-from classes (%d blocked)", name, v.Name, ms.Executions, ds.RFClasses, ds.BlockedClasses)
 	}
 	if v.strict && ms.Blocked > ds.BlockedClasses {
-		t.Errorf("%s: %s runs %d blocked executions, dfs sees %d blocked classes", name, v.name, ms.Blocked, ds.BlockedClasses)
+		t.Errorf("%s: %s runs %d blocked executions, dfs sees %d blocked classes", name, v.Name, ms.Blocked, ds.BlockedClasses)
 	}
 	for _, k := range []string{"seed_mismatches", "seed_replay_failures", "unknown", "rf_mismatches", "replay_errors", "decider_errors"} {
 		if ms.Extra[k] != 0 {
-			t.Errorf("%s: %s: %s = %v", name, v.name, k, ms.Extra[k])
+			t.Errorf("%s: %s: %s = %v", name, v.Name, k, ms.Extra[k])
 		}
 	}
 	if !ms.Complete {
-		t.Errorf("%s: %s incomplete: %s", name, v.name, ms.Stopped)
+		t.Errorf("%s: %s incomplete: %s", name, v.Name, ms.Stopped)
 	}
 	return m
 }
@@ -150,10 +125,9 @@ func TestAgainstDFSTestdata(t *testing.T) {
 	forCases(t, func(c explore.Case) bool { return c.For("dfs") && !c.Bounded }, func(t *testing.T, c explore.Case, p program.Program) {
 		d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
 		for _, v := range variants {
-			var fellBack atomic.Int64
-			m1 := compare(t, c.Name, v, d, v.run(p, "z3", 1, nil, &fellBack))
-			m2 := v.run(p, "z3", 2, nil, &fellBack)
-			ex := compare(t, c.Name+" (explicit)", v, d, v.run(p, "explicit", 2, nil, nil))
+			m1 := compare(t, c.Name, v, d, v.run(p, "z3", 1))
+			m2 := v.run(p, "z3", 2)
+			ex := compare(t, c.Name+" (explicit)", v, d, v.run(p, "explicit", 2))
 			same := []*explore.Result{m2, ex}
 			if !v.strict && (ex.Stats.Extra["sleep_sets_given_up"] > 0 || m1.Stats.Extra["sleep_sets_given_up"] > 0) {
 				// Relaxed seeds: the children depend on the witnesses, which
@@ -163,18 +137,19 @@ func TestAgainstDFSTestdata(t *testing.T) {
 			for _, m := range same {
 				if m.Stats.Executions != m1.Stats.Executions || !reflect.DeepEqual(m.FindingKinds(), m1.FindingKinds()) ||
 					len(m.Findings) != len(m1.Findings) {
-					t.Errorf("%s: z3 on 1 worker: %d executions, %d findings; z3 on 2 or explicit: %d, %d", v.name,
+					t.Errorf("%s: z3 on 1 worker: %d executions, %d findings; z3 on 2 or explicit: %d, %d", v.Name,
 						m1.Stats.Executions, len(m1.Findings), m.Stats.Executions, len(m.Findings))
 				}
 			}
-			if fellBack.Load() != 0 {
-				t.Errorf("%s: Z3 gave up on %d queries", v.name, fellBack.Load())
+			if n := m1.Stats.Extra["fallback_answers"] + m2.Stats.Extra["fallback_answers"]; n != 0 {
+				t.Errorf("%s: Z3 gave up on %v queries", v.Name, n)
 			}
-			var cs mcr.CrossStats
-			v.run(p, "both", 2, &cs, nil)
+			b := v.run(p, "both", 2).Stats
+			cs := b.Extra
 			asked := m1.Stats.Extra["seed_queries"] + m1.Stats.Extra["race_queries"]
-			if cs.Disagreements != 0 || cs.Invalid != 0 || cs.Queries == 0 && asked > 0 {
-				t.Errorf("%s --decider both: %d queries, %d disagreements (%s), %d invalid answers", v.name, cs.Queries, cs.Disagreements, cs.First, cs.Invalid)
+			if cs["crosscheck_disagreements"] != 0 || cs["crosscheck_invalid"] != 0 || cs["crosscheck_queries"] == 0 && asked > 0 {
+				t.Errorf("%s --decider both: %v queries, %v disagreements (%s), %v invalid answers", v.Name,
+					cs["crosscheck_queries"], cs["crosscheck_disagreements"], b.Stopped, cs["crosscheck_invalid"])
 			}
 		}
 	})
@@ -193,9 +168,9 @@ func TestAgainstDFSRandom(t *testing.T) {
 	randtest.Each(t, "seed", seeds, randprog.SmallOptions(), func(seed int64, name string, p program.Program) {
 		d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
 		for _, v := range variants {
-			compare(t, name, v, d, v.run(p, "explicit", 1, nil, nil))
+			compare(t, name, v, d, v.run(p, "explicit", 1))
 			if seed%4 == 0 { // Z3 is slower: every fourth program
-				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2, nil, nil))
+				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2))
 			}
 		}
 	})
@@ -215,9 +190,9 @@ func TestAgainstDFSBlockingRandom(t *testing.T) {
 			blocking++
 		}
 		for _, v := range variants {
-			compare(t, name, v, d, v.run(p, "explicit", 1, nil, nil))
+			compare(t, name, v, d, v.run(p, "explicit", 1))
 			if seed%8 == 0 && z3.Available() {
-				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2, nil, nil))
+				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2))
 			}
 		}
 	})
@@ -240,29 +215,29 @@ func TestRunsWithinRFClasses(t *testing.T) {
 		return c.For("mcr") && !c.Bounded && (c.RFClasses == nil || *c.RFClasses <= 10000 && (!testing.Short() || *c.RFClasses <= 1000))
 	}, func(t *testing.T, c explore.Case, p program.Program) {
 		for _, v := range variants {
-			m := v.run(p, "explicit", 2, nil, nil)
+			m := v.run(p, "explicit", 2)
 			s := m.Stats
 			if !s.Complete || s.Extra["seed_mismatches"] != 0 || s.Extra["rf_mismatches"] != 0 {
-				t.Fatalf("%s: incomplete (%s) or seeds that missed their values", v.name, s.Stopped)
+				t.Fatalf("%s: incomplete (%s) or seeds that missed their values", v.Name, s.Stopped)
 			}
 			if got := m.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
-				t.Errorf("%s: findings = %v, want %v", v.name, got, c.Findings)
+				t.Errorf("%s: findings = %v, want %v", v.Name, got, c.Findings)
 			}
 			clean := v.strict || s.Extra["sleep_sets_given_up"] == 0
 			if !clean && slices.Contains(mustStayClean, strings.Fields(c.Name)[0]) {
-				t.Errorf("%s: sleep sets given up", v.name)
+				t.Errorf("%s: sleep sets given up", v.Name)
 			}
 			if c.RFClasses == nil { // counted by nobody: findings only
 				continue
 			}
 			if clean && s.Executions-s.Blocked > *c.RFClasses {
-				t.Errorf("%s: %d executions (%d blocked) for %d reads-from classes", v.name, s.Executions, s.Blocked, *c.RFClasses)
+				t.Errorf("%s: %d executions (%d blocked) for %d reads-from classes", v.Name, s.Executions, s.Blocked, *c.RFClasses)
 			}
 			if b := c.BlockedClasses; clean && b != nil && s.Blocked > *b {
-				t.Errorf("%s: %d blocked executions for %d blocked classes", v.name, s.Blocked, *b)
+				t.Errorf("%s: %d blocked executions for %d blocked classes", v.Name, s.Blocked, *b)
 			}
 			if !clean {
-				t.Logf("%s: relaxed seeds: sleep sets given up; %d executions for %d reads-from classes", v.name, s.Executions, *c.RFClasses)
+				t.Logf("%s: relaxed seeds: sleep sets given up; %d executions for %d reads-from classes", v.Name, s.Executions, *c.RFClasses)
 			}
 		}
 	})
@@ -279,7 +254,7 @@ func TestPredictedNullDereference(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range variants[:1] {
-		m := v.run(p, "explicit", 2, nil, nil)
+		m := v.run(p, "explicit", 2)
 		pred, crash := -1, -1
 		for i, f := range m.Findings {
 			if f.Kind == explore.KindNullDereference && strings.HasPrefix(f.Message, "predicted:") {
@@ -289,14 +264,14 @@ func TestPredictedNullDereference(t *testing.T) {
 			}
 		}
 		if pred < 0 || crash >= 0 && m.Findings[crash].Execution <= m.Findings[pred].Execution {
-			t.Fatalf("%s: want a predicted null dereference, before the crash; findings: %+v", v.name, m.Findings)
+			t.Fatalf("%s: want a predicted null dereference, before the crash; findings: %+v", v.Name, m.Findings)
 		}
 		x, err := program.Replay(p, m.Findings[pred].Schedule)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, out := x.Done(); out.Kind != program.NullDereference {
-			t.Errorf("%s: the witness replays to %v", v.name, out.Kind)
+			t.Errorf("%s: the witness replays to %v", v.Name, out.Kind)
 		}
 	}
 }

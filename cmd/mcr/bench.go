@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -19,19 +18,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mcr/mcr/registry"
 	"mcr/program/cfront"
 	"mcr/program/explore"
 )
 
 type benchFlags struct {
+	algoFlags
 	algos   []string
 	filter  string
 	dir     string
 	csv     bool
 	json    bool
 	timeout time.Duration
-	workers int
-	decider string
 }
 
 func init() { commands = append(commands, newBenchCmd) }
@@ -54,14 +53,14 @@ executions may exceed the reads-from classes dfs counts.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBench(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.algos, "algo", nil, "algorithms, comma-separated (default: all but dfs): "+names(algorithms))
+	fl.StringSliceVar(&f.algos, "algo", nil, "algorithms, comma-separated (default: every implemented one but dfs): "+registry.Names())
 	fl.StringVar(&f.filter, "filter", "", "only runs whose name (\"lastzero N=11\") matches this regular expression")
 	fl.StringVar(&f.dir, "dir", "testdata/c", "directory of the benchmark programs and their .json expectations")
 	fl.BoolVar(&f.csv, "csv", false, "write CSV")
 	fl.BoolVar(&f.json, "json", false, "write one JSON object per row")
 	fl.DurationVar(&f.timeout, "timeout", 0, "time limit per run (e.g. 30s); 0 = none")
-	fl.IntVar(&f.workers, "workers", 0, "parallel workers for algorithms that use them (default: number of CPUs)")
-	fl.StringVar(&f.decider, "decider", "explicit", "decider for MCR seed queries: "+names(deciders))
+	addAlgoFlags(fl, &f.algoFlags)
+	f.qTimeout = time.Minute
 	return cmd
 }
 
@@ -87,19 +86,28 @@ func runBench(cmd *cobra.Command, f *benchFlags) error {
 	if err != nil {
 		return badInput(fmt.Errorf("--filter: %v", err))
 	}
-	algos := f.algos
-	if len(algos) == 0 {
-		for n := range algorithms {
-			if n != "dfs" {
-				algos = append(algos, n)
+	names := f.algos
+	if len(names) == 0 {
+		for _, a := range registry.Algorithms() {
+			if a.Run != nil && a.Name != "dfs" {
+				names = append(names, a.Name)
 			}
 		}
-		sort.Strings(algos)
 	}
-	for _, a := range algos {
-		if _, err := lookupAlgo(a, f.decider); err != nil {
-			return badInput(err)
+	// --decider applies to the algorithms that ask decider queries; the
+	// others run as they are (a column per algorithm, one flag for all).
+	var algos []*explore.Algorithm
+	var cfgs []explore.Config
+	for _, n := range names {
+		af := f.algoFlags
+		if a, err := registry.Lookup(n); err == nil && len(a.Deciders) == 0 {
+			af.decider = ""
 		}
+		a, c, err := lookupAlgo(n, &af)
+		if err != nil {
+			return err
+		}
+		algos, cfgs = append(algos, a), append(cfgs, c)
 	}
 	cases, err := explore.LoadCases(f.dir)
 	if err != nil {
@@ -111,7 +119,6 @@ func runBench(cmd *cobra.Command, f *benchFlags) error {
 	ctx, stop := runContext(0) // per-backend / per-run limits apply inside
 	defer stop()
 	out := newBenchWriter(cmd.OutOrStdout(), f)
-	cfg := runConfig{workers: f.workers, decider: f.decider, queryTimeout: time.Minute}
 	for _, c := range cases {
 		if c.RFClasses == nil || !re.MatchString(c.Name) {
 			continue
@@ -120,8 +127,8 @@ func runBench(cmd *cobra.Command, f *benchFlags) error {
 		if err != nil {
 			return err
 		}
-		for _, a := range algos {
-			if a == "dfs" && !c.For("dfs") {
+		for i, a := range algos {
+			if a.Name == "dfs" && !c.For("dfs") {
 				continue // too many interleavings
 			}
 			if ctx.Err() != nil {
@@ -131,11 +138,11 @@ func runBench(cmd *cobra.Command, f *benchFlags) error {
 			if f.timeout > 0 {
 				rctx, cancel = context.WithTimeout(ctx, f.timeout)
 			}
-			res := algorithms[a].Run(rctx, p, explore.Options{KeepGoing: true}, cfg)
+			res := a.Run(rctx, p, explore.Options{KeepGoing: true}, cfgs[i])
 			cancel()
 			s := res.Stats
 			name, defs, _ := strings.Cut(c.Name, " ")
-			if err := out.row(benchRow{Benchmark: name, Defines: defs, Algorithm: a, Executions: s.Executions, RFClasses: s.RFClasses,
+			if err := out.row(benchRow{Benchmark: name, Defines: defs, Algorithm: a.Name, Executions: s.Executions, RFClasses: s.RFClasses,
 				Expected: *c.RFClasses, Seconds: s.Seconds, Complete: s.Complete, Stopped: s.Stopped, Findings: res.FindingKinds()}); err != nil {
 				return err
 			}

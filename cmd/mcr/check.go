@@ -11,13 +11,14 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"mcr/mcr"
+	"mcr/mcr/registry"
 	"mcr/program"
 	"mcr/program/cfront"
 	"mcr/program/explore"
 )
 
 type checkFlags struct {
+	algoFlags
 	defines     []string
 	includes    []string
 	algo        string
@@ -26,10 +27,6 @@ type checkFlags struct {
 	json        bool
 	scheduleOut string
 	timeout     time.Duration
-	workers     int
-	decider     string
-	qTimeout    time.Duration
-	dumpDir     string
 	validate    bool
 	validateMax int
 }
@@ -54,9 +51,8 @@ timeout or interruption cut the search).`,
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&f.defines, "define", "D", nil, "define a macro, NAME or NAME=VALUE (repeatable)")
 	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add an include directory (repeatable)")
-	fl.StringVar(&f.algo, "algo", "mcr", "exploration algorithm: "+names(algorithms))
-	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs)")
-	fl.StringVar(&f.decider, "decider", "explicit", "decider for MCR seed queries: "+names(deciders)+" (both: cross-check z3 against explicit)")
+	fl.StringVar(&f.algo, "algo", registry.Default, "exploration algorithm:"+registry.Help()+"\n")
+	addAlgoFlags(fl, &f.algoFlags)
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one solver query")
 	fl.StringVar(&f.dumpDir, "dump-instances", "", "write every MCR seed a decider found satisfiable as a consistency instance file in this directory (for mcr verify; mcr and mcr-seeds)")
 	fl.IntVar(&f.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
@@ -82,9 +78,9 @@ func loadProgram(file string, defines, includes []string, maxEvents int) (*cfron
 }
 
 func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
-	algo, err := lookupAlgo(f.algo, f.decider)
+	algo, cfg, err := lookupAlgo(f.algo, &f.algoFlags)
 	if err != nil {
-		return badInput(err)
+		return err
 	}
 	p, err := loadProgram(file, f.defines, f.includes, f.maxEvents)
 	if err != nil {
@@ -100,19 +96,16 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 			_ = bar.Add(1)
 		}
 	}
-	cfg := runConfig{workers: f.workers, decider: f.decider, queryTimeout: f.qTimeout, dumpDir: f.dumpDir}
 	if f.dumpDir != "" {
 		if err := os.MkdirAll(f.dumpDir, 0o755); err != nil {
 			return badInput(err)
 		}
 	}
-	if f.decider == "both" {
-		cfg.cross = &mcr.CrossStats{}
-	}
 	var reached *explore.Reached
 	if f.validate {
 		reached = explore.NewReached()
 		opts.Observe = reached.Observe(opts.Observe)
+		opts.Validate = true
 	}
 	res := algo.Run(ctx, p, opts, cfg)
 	if bar != nil {
@@ -179,6 +172,9 @@ func printValidation(w io.Writer, algo string, v *explore.Validation) {
 	}
 	if len(v.Extra) > 0 {
 		fmt.Fprintf(w, "; it reports %v, which dfs does not", v.Extra)
+	}
+	if v.Broken > 0 {
+		fmt.Fprintf(w, "; %d of its invariant checks failed (%v in the statistics)", v.Broken, explore.InvariantCounters)
 	}
 	fmt.Fprintln(w)
 }

@@ -149,3 +149,19 @@ func TestBlockedExecutions(t *testing.T) {
 	cases = append(cases, cliCase{[]string{"check", td + "lamport.c", "--validate", "--validate-max", "100"}, exitIncomplete, "dfs was cut"})
 	runCLICases(t, cases)
 }
+
+// TestRegistryRefusals: what the registry says an algorithm cannot do is
+// refused in one place, with a message naming the flag (issue 14).
+func TestRegistryRefusals(t *testing.T) {
+	lz := td + "lastzero.c"
+	runCLICases(t, []cliCase{
+		{[]string{"check", lz, "--algo", "vc"}, exitBadInput, "--algo vc is not implemented yet"},
+		{[]string{"check", lz, "--mm", "tso"}, exitBadInput, "does not explore under --mm tso"},
+		{[]string{"check", lz, "--mm", "arm"}, exitBadInput, "unknown memory model"},
+		{[]string{"check", lz, "--algo", "rf", "--decider", "z3"}, exitBadInput, "asks no decider queries"},
+		{[]string{"check", lz, "--algo", "dfs", "--dump-instances", t.TempDir()}, exitBadInput, "writes no instances"},
+		{[]string{"check", lz, "--algo", "mcr", "--decider", "magic"}, exitBadInput, "takes --decider explicit, z3, both"},
+		{[]string{"check", lz, "--help"}, exitOK, "[not implemented yet]"},
+		{[]string{"bench", "--dir", td, "--filter", "lastzero N=2", "--decider", "both"}, exitOK, "mcr-seeds"},
+	})
+}
