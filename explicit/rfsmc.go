@@ -98,7 +98,7 @@ func ReadsFromSMC(ctx context.Context, p program.Program, opts explore.Options) 
 // (below 1: one). Everything but the algorithm counters of Extra is the
 // same for every number of workers.
 func ReadsFromSMCWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
-	s := &rfSMC{ctx: ctx, p: p, sched: map[int]*rfSchedules{}}
+	s := &rfSMC{ctx: ctx, p: p, sched: map[int]*rfSchedules{}, validate: opts.Validate}
 	if workers <= 1 {
 		seq := newSeqSink("rf", opts)
 		s.sink = seq
@@ -149,12 +149,13 @@ type rfSchedule struct {
 }
 
 type rfSMC struct {
-	ctx   context.Context
-	p     program.Program
-	sink  smcSink
-	races raceReporter
-	gw    GetWitness
-	sched map[int]*rfSchedules // schedules(seq[:p]) by p, for the calls of this context
+	ctx      context.Context
+	p        program.Program
+	validate bool // explore.Options.Validate
+	sink     smcSink
+	races    raceReporter
+	gw       GetWitness
+	sched    map[int]*rfSchedules // schedules(seq[:p]) by p, for the calls of this context
 
 	// With several workers: the search, this context, the context whose
 	// calls (with its outer ones) own the positions before this one's,
@@ -642,7 +643,7 @@ func (s *rfSMC) decideSure(p int, sigma []rfNode, unsure bool) (program.Schedule
 // schedule with σ's head as late as it can go, or nil.
 func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 	fast := s.guided(p, sigma)
-	if fast != nil && !validateWitnesses {
+	if fast != nil && !s.validate {
 		s.sink.Extra("guided_witnesses", 1)
 		sched := make(program.Schedule, 0, len(fast))
 		for j := range s.order { // the nodes of fast
@@ -679,7 +680,7 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 	s.sink.Extra("witness_queries", 1)
 	w, ok, err := s.gw.Decide(s.ctx, inst)
 	if err == nil && ok {
-		w, err = sinkLast(inst, w, sigma[0].ev.ID())
+		w, err = sinkLast(inst, w, sigma[0].ev.ID(), s.validate)
 	}
 	if err != nil {
 		if s.ctx.Err() == nil {

@@ -57,7 +57,7 @@ func (s *rfSMC) outerHas(set *rfSchedules, k string) bool {
 // fork returns a context for the child call that explores schedule sc at
 // position p.
 func (s *rfSMC) fork(p int, sc rfSchedule) *rfSMC {
-	k := &rfSMC{ctx: s.ctx, p: s.p, sched: map[int]*rfSchedules{}, par: s.par, pc: s.pc.child(), up: s}
+	k := &rfSMC{ctx: s.ctx, p: s.p, validate: s.validate, sched: map[int]*rfSchedules{}, par: s.par, pc: s.pc.child(), up: s}
 	k.sink, k.races = k.pc, raceReporter{sink: k.pc}
 	k.seq = make([]rfNode, p, p+len(sc.sigma))
 	copy(k.seq, s.seq[:p])

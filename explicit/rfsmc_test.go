@@ -78,10 +78,10 @@ func lockKey(tr *program.Trace) string {
 // returns the result.
 func compareSMC(t *testing.T, name string, p program.Program, algo smcAlgo, d *explore.Result, do *observed) *explore.Result {
 	t.Helper()
-	validateWitnesses = true
-	defer func() { validateWitnesses = false }()
 	var o observed
-	res := algo.run(context.Background(), p, observe(&o))
+	opts := observe(&o)
+	opts.Validate = true
+	res := algo.run(context.Background(), p, opts)
 	st := res.Stats
 	if !reflect.DeepEqual(o.outcomes, do.outcomes) {
 		t.Errorf("%s: %s reaches %d outcomes, dfs %d", name, algo.name, len(o.outcomes), len(do.outcomes))

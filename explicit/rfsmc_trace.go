@@ -261,21 +261,18 @@ func scheduleOf(inst *program.Instance, w program.Witness) program.Schedule {
 	return s
 }
 
-// validateWitnesses makes the explorers pass every witness through
-// program.ValidateWitness (tests set it). Otherwise the witness is checked
-// by running it: both explorers compare every read of the execution with
-// the source (or value) the instance gave it ("rf_mismatches").
-var validateWitnesses = false
-
 // sinkLast moves the event head of witness w (with its write half) as late
-// as it can go: past every later step of another thread that touches
+// as it can go (with validate, w and the result pass
+// program.ValidateWitness; without, the explorers check a witness by
+// running it and comparing every read with the source or value the
+// instance gave it, "rf_mismatches"): past every later step of another thread that touches
 // neither its location nor its lock. head is the last event of its thread
 // and no read reads it, so the result is again a witness. Executing head
 // may end the execution (an assertion on the value it read, a failed
 // assume), and then whatever comes after it in the schedule does not run;
 // sinking it leaves as little as possible there.
-func sinkLast(inst *program.Instance, w program.Witness, head program.EventID) (program.Witness, error) {
-	if validateWitnesses {
+func sinkLast(inst *program.Instance, w program.Witness, head program.EventID, validate bool) (program.Witness, error) {
+	if validate {
 		if err := program.ValidateWitness(inst, w); err != nil {
 			return nil, err
 		}
@@ -304,7 +301,7 @@ func sinkLast(inst *program.Instance, w program.Witness, head program.EventID) (
 	moved := slices.Clone(out[i : i+n])
 	copy(out[i:], out[i+n:j])
 	copy(out[j-n:], moved)
-	if validateWitnesses {
+	if validate {
 		if err := program.ValidateWitness(inst, out); err != nil {
 			return nil, fmt.Errorf("sinking %s: %w", head, err)
 		}

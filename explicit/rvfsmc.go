@@ -112,6 +112,8 @@ type RVFConfig struct {
 	// answered with a witness, and the witness; inst is reused after it
 	// returns. With several workers it is called concurrently.
 	OnWitness func(inst *program.Instance, w program.Witness)
+
+	validate bool // explore.Options.Validate
 }
 
 // RVFSMCWith is RVF-SMC with the deciders and reports of cfg.
@@ -128,6 +130,7 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 	if cfg.Queries == "" {
 		cfg.Queries = "verifysc_queries"
 	}
+	cfg.validate = opts.Validate
 	s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}}
 	if cfg.Workers <= 1 {
 		seq := newSeqSink(cfg.Name, opts)
@@ -459,10 +462,26 @@ type rvfQuery struct {
 // the witness as a schedule, nil if there is none.
 func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule, error) {
 	r := q.r
-	if slices.Contains(group, q.active) && !validateWitnesses {
+	if slices.Contains(group, q.active) {
 		s.sink.Extra("guided_witnesses", 1)
-		return append(slices.Clone(q.plain), r.ID()), nil
+		aux := append(slices.Clone(q.plain), r.ID())
+		if !s.cfg.validate {
+			return aux, nil
+		}
+		// Validate: the decider must agree that a witness exists; the
+		// auxiliary trace is still the one explored.
+		if sched, err := s.decideGroup(q, group); err != nil || sched == nil {
+			s.sink.Extra("decider_errors", 1)
+		}
+		return aux, nil
 	}
+	return s.decideGroup(q, group)
+}
+
+// decideGroup asks the decider for a witness of r reading a write of
+// group (see witness).
+func (s *rvfSMC) decideGroup(q *rvfQuery, group []program.EventID) (program.Schedule, error) {
+	r := q.r
 	v := q.value(group)
 	half := 0
 	if r.Kind == program.Read && (r.Is(program.RMW) && !r.Is(program.CAS) || r.Is(program.CAS) && v == r.Arg) {
@@ -514,7 +533,7 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 	if s.cfg.OnWitness != nil {
 		s.cfg.OnWitness(inst, w)
 	}
-	if w, err = sinkLast(inst, w, r.ID()); err != nil {
+	if w, err = sinkLast(inst, w, r.ID(), s.cfg.validate); err != nil {
 		return nil, err
 	}
 	return scheduleOf(inst, w), nil

@@ -106,6 +106,13 @@ type Options struct {
 	// Observe, if set, sees every finished execution (tests use it to
 	// compare the outcomes of two explorers exactly).
 	Observe func(program.Execution)
+	// Validate checks invariants as the search goes, at some cost: every
+	// witness an explorer computes passes program.ValidateWitness, and a
+	// witness taken by a shortcut (an auxiliary or guided trace) is also
+	// asked of the full decider, which must agree ("decider_errors"
+	// otherwise). The search explores the same executions either way. Tests
+	// and `mcr check --validate` set it.
+	Validate bool
 }
 
 // Recorder accumulates what explored executions show: classes, outcomes

@@ -80,14 +80,23 @@ type Validation struct {
 	// Extra lists finding kinds the algorithm reports and a complete dfs
 	// does not (a wrong finding).
 	Extra []string `json:"extra_findings"`
+	// Broken sums the algorithm's own invariant counters (InvariantCounters
+	// in Stats.Extra), which are 0 unless something is wrong.
+	Broken int `json:"broken_invariants"`
 }
+
+// InvariantCounters name the Stats.Extra counters that explorers keep at 0
+// unless an invariant broke: a witness the decider would not confirm or
+// that did not validate, an execution whose reads did not get the values
+// or sources its seed gave them, a seed that did not replay.
+var InvariantCounters = []string{"decider_errors", "rf_mismatches", "replay_errors", "seed_mismatches", "seed_replay_failures"}
 
 // OK reports whether the algorithm reached everything dfs did that makes
 // a difference to a user: every outcome and every finding. Missing
 // reads-from classes alone are no failure for value-based algorithms
 // (mcr, rvf explore coarser classes); the caller decides for rf.
 func (v *Validation) OK() bool {
-	return v.MissedOutcomes == 0 && len(v.MissedFindings) == 0 && len(v.Extra) == 0
+	return v.MissedOutcomes == 0 && len(v.MissedFindings) == 0 && len(v.Extra) == 0 && v.Broken == 0
 }
 
 // Validate runs dfs on p, at most limit executions (0: no limit) within
@@ -106,6 +115,9 @@ func Validate(ctx context.Context, p program.Program, res *Result, got *Reached,
 	})})
 	v := &Validation{Interleavings: d.Stats.Executions, Complete: d.Stats.Complete,
 		Outcomes: d.Stats.Outcomes, RFClasses: d.Stats.RFClasses, BlockedClasses: d.Stats.BlockedClasses}
+	for _, k := range InvariantCounters {
+		v.Broken += int(res.Stats.Extra[k])
+	}
 	got.mu.Lock()
 	defer got.mu.Unlock()
 	v.MissedOutcomes = missing(dfs.outcomes, got.outcomes)
