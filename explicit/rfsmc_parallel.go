@@ -41,11 +41,8 @@ package explicit
 
 import (
 	"context"
-	"crypto/sha256"
-	"sort"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"mcr/program"
 	"mcr/program/explore"
@@ -94,32 +91,19 @@ func (s *seqSink) result() *explore.Result      { return s.rec.Result() }
 // root's record of executions and findings (what explore.Recorder does
 // for a sequential search, fed in depth-first order).
 type smcPar struct {
-	ctx     context.Context
-	opts    explore.Options
-	slots   chan struct{} // a running goroutine of the search holds one
-	wg      sync.WaitGroup
-	halted  atomic.Bool  // the root committed a finding without KeepGoing
-	rw      sync.RWMutex // rf: schedule sets and the maps holding them
-	mu      sync.Mutex   // everything below, Observe and Extra
-	stats   explore.Stats
-	rf      map[[16]byte]struct{}
-	blocked map[[16]byte]struct{} // reads-from functions of blocked executions
-	outs    map[[16]byte]struct{}
-	finds   map[string]int // finding key -> index in list
-	list    []explore.Finding
-	raced   atomic.Pointer[map[string]bool] // race keys committed by the root (copied on write)
-	start   time.Time
-	lastPrg time.Time
+	ctx    context.Context
+	opts   explore.Options
+	slots  chan struct{} // a running goroutine of the search holds one
+	wg     sync.WaitGroup
+	halted atomic.Bool                     // the root committed a finding without KeepGoing
+	rw     sync.RWMutex                    // rf: schedule sets and the maps holding them
+	mu     sync.Mutex                      // rec, Observe
+	rec    *explore.Recorder               // the record, fed in depth-first order
+	raced  atomic.Pointer[map[string]bool] // race keys committed by the root (copied on write)
 }
 
 func newSMCPar(ctx context.Context, algo string, opts explore.Options, workers int) *smcPar {
-	if opts.ProgressEvery == 0 {
-		opts.ProgressEvery = time.Second
-	}
-	now := time.Now()
-	return &smcPar{ctx: ctx, opts: opts, slots: make(chan struct{}, workers),
-		stats: explore.Stats{Algorithm: algo, Complete: true}, rf: map[[16]byte]struct{}{},
-		blocked: map[[16]byte]struct{}{}, outs: map[[16]byte]struct{}{}, finds: map[string]int{}, start: now, lastPrg: now}
+	return &smcPar{ctx: ctx, opts: opts, slots: make(chan struct{}, workers), rec: explore.NewRecorder(algo, opts)}
 }
 
 // trySlot takes a free worker slot, if there is one.
@@ -141,11 +125,8 @@ func (p *smcPar) flush(c *smcCtx) {
 		return
 	}
 	p.mu.Lock()
-	if p.stats.Extra == nil {
-		p.stats.Extra = map[string]float64{}
-	}
 	for _, x := range c.extra {
-		p.stats.Extra[x.name] += x.v
+		p.rec.Extra(x.name, x.v)
 	}
 	p.mu.Unlock()
 	c.extra = c.extra[:0]
@@ -153,31 +134,14 @@ func (p *smcPar) flush(c *smcCtx) {
 
 func (p *smcPar) stop(reason string) {
 	p.mu.Lock()
-	p.stats.Complete = false
-	if p.stats.Stopped == "" {
-		p.stats.Stopped = reason
-	}
+	p.rec.Stop(reason)
 	p.mu.Unlock()
-}
-
-// smcExec is what the record of a search keeps of an execution.
-type smcExec struct {
-	rf, out [16]byte
-	events  int
-	kind    program.OutcomeKind
-}
-
-func smcDigest(s string) [16]byte {
-	h := sha256.Sum256([]byte(s))
-	var k [16]byte
-	copy(k[:], h[:16])
-	return k
 }
 
 // smcEntry is one entry of a context's log: an execution, a finding, an
 // ordered stop reason, or (rf) a proposal for an outer position.
 type smcEntry struct {
-	exec    *smcExec
+	exec    *explore.Summary
 	finding *explore.Finding
 	raceKey string
 	stop    string
@@ -223,31 +187,19 @@ func (c *smcCtx) done() bool {
 
 func (c *smcCtx) Execution(x program.Execution) bool {
 	p := c.par
-	tr := x.Trace()
-	_, out := x.Done()
-	e := &smcExec{events: len(tr.Events), kind: out.Kind, rf: smcDigest(program.RFKey(tr))}
-	if out.Kind.Maximal() {
-		e.out = smcDigest(program.OutcomeKey(tr))
-	}
+	e := explore.Summarize(x)
 	if p.opts.Observe != nil {
 		p.mu.Lock()
 		p.opts.Observe(x)
 		p.mu.Unlock()
 	}
-	if c.put(smcEntry{exec: e}) {
+	if c.put(smcEntry{exec: &e}) {
 		return true
 	}
-	if !out.Kind.IsViolation() {
-		return false
+	if f, ok := explore.ExecutionFinding(x); ok {
+		return c.Finding(f, x.Trace().Threads, "")
 	}
-	f := explore.Finding{Kind: out.Kind.String(), Message: out.Message, Schedule: tr.Schedule()}
-	if out.Pos.Line > 0 {
-		f.Locations = []explore.Location{{File: tr.File, Line: out.Pos.Line, Col: out.Pos.Col}}
-	}
-	if out.Kind == program.Deadlock {
-		f.Locations = smcWaitingAt(x)
-	}
-	return c.Finding(f, tr.Threads, "")
+	return false
 }
 
 func (c *smcCtx) Finding(f explore.Finding, threads []program.Thread, raceKey string) bool {
@@ -356,28 +308,7 @@ func (p *smcPar) record(e smcEntry) bool {
 	defer p.mu.Unlock()
 	switch {
 	case e.exec != nil:
-		p.stats.Executions++
-		p.stats.Events += e.exec.events
-		switch e.exec.kind {
-		case program.Blocked:
-			p.stats.Blocked++
-			p.blocked[e.exec.rf] = struct{}{}
-		case program.Bounded:
-			p.stats.Bounded++
-			p.stats.Complete = false
-		}
-		if e.exec.kind != program.Blocked {
-			p.rf[e.exec.rf] = struct{}{}
-		}
-		if e.exec.kind.Maximal() {
-			p.outs[e.exec.out] = struct{}{}
-		}
-		if p.opts.Progress != nil {
-			if now := time.Now(); now.Sub(p.lastPrg) >= p.opts.ProgressEvery {
-				p.lastPrg = now
-				p.opts.Progress(p.snapshot())
-			}
-		}
+		p.rec.Record(*e.exec)
 	case e.finding != nil:
 		if old := p.raced.Load(); e.raceKey != "" && (old == nil || !(*old)[e.raceKey]) {
 			m := make(map[string]bool, 1)
@@ -390,41 +321,14 @@ func (p *smcPar) record(e smcEntry) bool {
 			m[e.raceKey] = true
 			p.raced.Store(&m)
 		}
-		f := *e.finding
-		if _, dup := p.finds[f.Key()]; !dup {
-			f.Execution = p.stats.Executions
-			p.finds[f.Key()] = len(p.list)
-			p.list = append(p.list, f)
-		}
-		if !p.opts.KeepGoing {
-			p.stats.Complete = false
-			if p.stats.Stopped == "" {
-				p.stats.Stopped = "finding"
-			}
+		if p.rec.Finding(*e.finding, nil) {
 			p.halted.Store(true)
 			return true
 		}
 	case e.stop != "":
-		p.stats.Complete = false
-		if p.stats.Stopped == "" {
-			p.stats.Stopped = e.stop
-		}
+		p.rec.Stop(e.stop)
 	}
 	return false
-}
-
-func (p *smcPar) snapshot() explore.Stats {
-	s := p.stats
-	if s.Extra != nil {
-		s.Extra = make(map[string]float64, len(p.stats.Extra))
-		for k, v := range p.stats.Extra {
-			s.Extra[k] = v
-		}
-	}
-	s.RFClasses, s.Outcomes, s.BlockedClasses = len(p.rf), len(p.outs), len(p.blocked)
-	s.Elapsed = time.Since(p.start)
-	s.Seconds = s.Elapsed.Seconds()
-	return s
 }
 
 // result waits for every goroutine of the search and returns the findings
@@ -434,26 +338,9 @@ func (p *smcPar) result(root *smcCtx) *explore.Result {
 	p.flush(root)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	res := &explore.Result{Stats: p.snapshot(), Findings: append([]explore.Finding(nil), p.list...)}
-	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Key() < res.Findings[j].Key() })
-	return res
+	return p.rec.Result()
 }
 
-// smcWaitingAt lists, in source order, where the blocked threads of a
-// deadlocked execution wait (as explore.Recorder reports deadlocks).
-func smcWaitingAt(x program.Execution) []explore.Location {
-	var out []explore.Location
-	file := x.Trace().File
-	for t := 0; t < x.Threads(); t++ {
-		if e, st := x.Pending(program.ThreadID(t)); st == program.Waiting {
-			out = append(out, explore.Location{File: file, Line: e.Pos.Line, Col: e.Pos.Col})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Line < out[j].Line || out[i].Line == out[j].Line && out[i].Col < out[j].Col
-	})
-	return out
-}
 
 // smcTask is a child call run in a context of its own, possibly on
 // another goroutine.

@@ -372,13 +372,7 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 				} else {
 					continue
 				}
-				f := explore.Finding{Kind: explore.KindRace, Schedule: sched,
-					Message: "data race on " + tr.LocName(ea.Loc) + " between " + tr.ThreadName(ea.Thread) + " (" + ea.Kind.String() +
-						") and " + tr.ThreadName(eb.Thread) + " (" + eb.Kind.String() + ")",
-					Locations: []explore.Location{{File: tr.File, Line: ea.Pos.Line, Col: ea.Pos.Col}, {File: tr.File, Line: eb.Pos.Line, Col: eb.Pos.Col}}}
-				sort.Slice(f.Locations, func(i, j int) bool {
-					return f.Locations[i].Line < f.Locations[j].Line || f.Locations[i].Line == f.Locations[j].Line && f.Locations[i].Col < f.Locations[j].Col
-				})
+				f := explore.RaceFinding(tr, ea, eb, sched)
 				if r.sink.Finding(f, tr.Threads, key) {
 					return true
 				}

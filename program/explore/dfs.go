@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"sort"
 
 	"mcr/program"
 )
@@ -120,13 +119,7 @@ func raceCheck(r *Recorder, x program.Execution, en []program.ThreadID) bool {
 				continue
 			}
 			tr := x.Trace()
-			f := Finding{Kind: KindRace, Schedule: append(tr.Schedule(), a.ID(), b.ID())}
-			f.Message = "data race on " + tr.LocName(a.Loc) + " between " + tr.ThreadName(a.Thread) + " (" + a.Kind.String() + ") and " +
-				tr.ThreadName(b.Thread) + " (" + b.Kind.String() + ")"
-			f.Locations = []Location{{File: tr.File, Line: a.Pos.Line, Col: a.Pos.Col}, {File: tr.File, Line: b.Pos.Line, Col: b.Pos.Col}}
-			sort.Slice(f.Locations, func(i, j int) bool {
-				return f.Locations[i].Line < f.Locations[j].Line || f.Locations[i].Line == f.Locations[j].Line && f.Locations[i].Col < f.Locations[j].Col
-			})
+			f := RaceFinding(tr, &a, &b, append(tr.Schedule(), a.ID(), b.ID()))
 			if r.Finding(f, tr.Threads) {
 				return true
 			}

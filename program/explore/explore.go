@@ -147,6 +147,27 @@ func digest(s string) [16]byte {
 	return k
 }
 
+// Summary is what a Recorder keeps of one finished execution: its size,
+// how it ended and digests of its reads-from function and outcome.
+// Parallel explorers summarise an execution where it ran and record the
+// summary later, in the order of the sequential search.
+type Summary struct {
+	Events      int
+	Kind        program.OutcomeKind
+	RF, Outcome [16]byte // Outcome only for maximal executions
+}
+
+// Summarize returns the summary of the finished execution x.
+func Summarize(x program.Execution) Summary {
+	tr := x.Trace()
+	_, out := x.Done()
+	s := Summary{Events: len(tr.Events), Kind: out.Kind, RF: digest(program.RFKey(tr))}
+	if out.Kind.Maximal() {
+		s.Outcome = digest(program.OutcomeKey(tr))
+	}
+	return s
+}
+
 // Execution records one finished execution: its classes, and its outcome as
 // a finding when it is a violation. It returns true if the exploration
 // should stop (a finding and not KeepGoing).
@@ -154,62 +175,46 @@ func (r *Recorder) Execution(x program.Execution) bool {
 	if r.opts.Observe != nil {
 		r.opts.Observe(x)
 	}
+	r.Record(Summarize(x))
+	if f, ok := ExecutionFinding(x); ok {
+		return r.Finding(f, x.Trace().Threads)
+	}
+	return false
+}
+
+// Record counts one execution by its summary (Execution does it for a
+// sequential search; parallel ones call it in order, then Finding).
+func (r *Recorder) Record(s Summary) {
 	r.stats.Executions++
-	tr := x.Trace()
-	r.stats.Events += len(tr.Events)
-	_, out := x.Done()
-	switch out.Kind {
+	r.stats.Events += s.Events
+	switch s.Kind {
 	case program.Blocked:
 		r.stats.Blocked++
-		r.blocked[digest(program.RFKey(tr))] = struct{}{}
+		r.blocked[s.RF] = struct{}{}
 	case program.Bounded:
 		r.stats.Bounded++
 		r.stats.Complete = false
 	}
-	if out.Kind != program.Blocked {
-		r.rf[digest(program.RFKey(tr))] = struct{}{}
+	if s.Kind != program.Blocked {
+		r.rf[s.RF] = struct{}{}
 	}
-	if out.Kind.Maximal() {
-		r.outcomes[digest(program.OutcomeKey(tr))] = struct{}{}
-	}
-	stop := false
-	if out.Kind.IsViolation() {
-		f := Finding{Kind: out.Kind.String(), Message: out.Message, Schedule: tr.Schedule()}
-		if out.Pos.Line > 0 {
-			f.Locations = []Location{{File: tr.File, Line: out.Pos.Line, Col: out.Pos.Col}}
-		}
-		if out.Kind == program.Deadlock {
-			f.Locations = waitingAt(x)
-		}
-		stop = r.Finding(f, tr.Threads)
+	if s.Kind.Maximal() {
+		r.outcomes[s.Outcome] = struct{}{}
 	}
 	r.progress()
-	return stop
 }
 
-// waitingAt lists, in source order, where the blocked threads of a
-// deadlocked execution wait.
-func waitingAt(x program.Execution) []Location {
-	var out []Location
-	file := x.Trace().File
-	for t := 0; t < x.Threads(); t++ {
-		if e, st := x.Pending(program.ThreadID(t)); st == program.Waiting {
-			out = append(out, Location{File: file, Line: e.Pos.Line, Col: e.Pos.Col})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Line < out[j].Line || out[i].Line == out[j].Line && out[i].Col < out[j].Col
-	})
-	return out
-}
-
-// Finding records a finding (deduplicated by Key) and returns true if the
-// exploration should stop.
+// Finding records a finding (deduplicated by Key: the first one is kept,
+// numbered with the executions so far) and returns true if the exploration
+// should stop. threads name the threads of its schedule, unless f.Steps
+// is set already.
 func (r *Recorder) Finding(f Finding, threads []program.Thread) bool {
 	k := f.Key()
 	if _, dup := r.findings[k]; !dup {
 		f.Execution = r.stats.Executions
-		f.Steps = f.Schedule.Names(threads)
+		if f.Steps == nil {
+			f.Steps = f.Schedule.Names(threads)
+		}
 		r.findings[k] = &f
 		r.order = append(r.order, k)
 	}
@@ -248,6 +253,12 @@ func (r *Recorder) progress() {
 
 func (r *Recorder) snapshot() Stats {
 	s := r.stats
+	if s.Extra != nil { // a copy: the caller may keep it while the search goes on
+		s.Extra = make(map[string]float64, len(r.stats.Extra))
+		for k, v := range r.stats.Extra {
+			s.Extra[k] = v
+		}
+	}
 	s.RFClasses, s.Outcomes, s.BlockedClasses = len(r.rf), len(r.outcomes), len(r.blocked)
 	s.Elapsed = time.Since(r.start)
 	s.Seconds = s.Elapsed.Seconds()

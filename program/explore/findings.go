@@ -1,0 +1,64 @@
+package explore
+
+import (
+	"sort"
+
+	"mcr/program"
+)
+
+// This file builds findings, once for every explorer: the violation or
+// deadlock an execution ended in, and a data race between two accesses.
+
+// ExecutionFinding returns the finding of a finished execution x that ended
+// in a violation (an assertion, a runtime error, a null dereference, a
+// deadlock), with x's schedule; ok is false for any other end. A deadlock
+// is located where its threads wait, in source order.
+func ExecutionFinding(x program.Execution) (f Finding, ok bool) {
+	_, out := x.Done()
+	if !out.Kind.IsViolation() {
+		return Finding{}, false
+	}
+	tr := x.Trace()
+	f = Finding{Kind: out.Kind.String(), Message: out.Message, Schedule: tr.Schedule()}
+	if out.Pos.Line > 0 {
+		f.Locations = []Location{{File: tr.File, Line: out.Pos.Line, Col: out.Pos.Col}}
+	}
+	if out.Kind == program.Deadlock {
+		f.Locations = waitingAt(x)
+	}
+	return f, true
+}
+
+// waitingAt lists, in source order, where the waiting threads of a
+// deadlocked execution wait.
+func waitingAt(x program.Execution) []Location {
+	var out []Location
+	file := x.Trace().File
+	for t := 0; t < x.Threads(); t++ {
+		if e, st := x.Pending(program.ThreadID(t)); st == program.Waiting {
+			out = append(out, Location{File: file, Line: e.Pos.Line, Col: e.Pos.Col})
+		}
+	}
+	SortLocations(out)
+	return out
+}
+
+// RaceFinding returns the finding of a data race between the conflicting
+// accesses a and b of tr's program (a and b need not be in tr: dfs races
+// pending events), witnessed by schedule, which ends with the two accesses
+// adjacent (seed 001 Section 3.3).
+func RaceFinding(tr *program.Trace, a, b *program.Event, schedule program.Schedule) Finding {
+	f := Finding{Kind: KindRace, Schedule: schedule,
+		Message: "data race on " + tr.LocName(a.Loc) + " between " + tr.ThreadName(a.Thread) + " (" + a.Kind.String() + ") and " +
+			tr.ThreadName(b.Thread) + " (" + b.Kind.String() + ")",
+		Locations: []Location{{File: tr.File, Line: a.Pos.Line, Col: a.Pos.Col}, {File: tr.File, Line: b.Pos.Line, Col: b.Pos.Col}}}
+	SortLocations(f.Locations)
+	return f
+}
+
+// SortLocations sorts ls by line, then column.
+func SortLocations(ls []Location) {
+	sort.Slice(ls, func(i, j int) bool {
+		return ls[i].Line < ls[j].Line || ls[i].Line == ls[j].Line && ls[i].Col < ls[j].Col
+	})
+}
