@@ -1,0 +1,254 @@
+package mcr
+
+// This file lists the queries of one node of ExploreSeeds (mcr.go): a seed
+// for every read outside the node's map and every new value it could read
+// (seed 001 Algorithm 2), the race queries of its conflicting accesses
+// (seed 001 Section 3.3) and the deadlock queries of its lock-order
+// inversions.
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"mcr/encode"
+	"mcr/program"
+)
+
+// queries lists the seed, race and deadlock queries of node n, and counts
+// the seeds left out because another node has the child's map already.
+func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
+	tr := n.mcm.T
+	m := n.mcm
+	ev := tr.Events
+	pos := map[program.EventID]int32{}
+	for i := range ev {
+		pos[ev[i].ID()] = int32(i)
+	}
+	n.pos = pos
+	var fixed []int32
+	for id := range n.fixed {
+		if p, ok := pos[id]; ok {
+			fixed = append(fixed, p)
+		}
+	}
+	sort.Slice(fixed, func(a, b int) bool { return fixed[a] < fixed[b] })
+	isFixed := make([]bool, len(ev))
+	for _, f := range fixed {
+		isFixed[f] = true
+	}
+	// steer: reads whose seeds sleep or are elder siblings' (see
+	// query.steer), with the values they have here
+	var steer []int32
+	if e.clean {
+		for _, z := range n.sleep {
+			if p, ok := pos[z.read]; ok && ev[p].Value != z.value && !isFixed[p] && !slices.Contains(steer, p) {
+				steer = append(steer, p)
+			}
+		}
+	}
+	// seeds: every read outside the map, every new value on its location
+	for r := range ev {
+		r32 := int32(r)
+		if ev[r].Kind != program.Read || isFixed[r] {
+			continue
+		}
+		// Flipping r cannot keep a fixed read that comes causally after it:
+		// ask Huang's Φ_seed right away then (see query.relax).
+		need := fixed
+		for _, f := range fixed {
+			if m.Before(r32, f) {
+				need = nil
+				break
+			}
+		}
+		relaxed := len(need) == 0 && len(fixed) > 0
+		past := ""
+		if e.clean {
+			past = mapKey(tr, pastReads(m, r32))
+		}
+		sleep := n.sleep // the child's will contain n's
+		if relaxed {
+			sleep = nil
+		}
+		for _, v := range newValues(tr, m, r32) {
+			if e.clean && asleep(n.sleep, ev[r].ID(), v, past) {
+				n.slept++
+				continue
+			}
+			deref := v == 0 && ev[r].Is(program.Deref)
+			q := program.NewSeedQuery(tr, need)
+			q.Read, q.Value = r32, v
+			// The child's map is known before the query is solved: if
+			// another node has it already, the query is moot.
+			cm := childMap(n.fixed, m, r32, v, relaxed)
+			key := mapKey(tr, cm)
+			if (e.covers(key, sleep) || e.done.covers(cm, n.freeFor(r32))) && !(relaxed && e.clean) { // see explorer.clean
+				duplicates++
+				qs = append(qs, &query{node: ni, kind: qSeed, q: q, dup: true, past: past})
+				continue
+			}
+			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key, past: past, noProbe: e.clean}
+			if e.clean && !relaxed {
+				sq.steer = steered(m, need, steer, r32)
+			}
+			if sq.relax {
+				sq.relaxKey = mapKey(tr, childMap(n.fixed, m, r32, v, true))
+			}
+			qs = append(qs, sq)
+		}
+		if e.clean && len(qs) > 0 && qs[len(qs)-1].q.Read == r32 && !slices.Contains(steer, r32) {
+			steer = append(steer, r32)
+		}
+	}
+	if !n.requery { // asked when it was executed
+		qs = append(qs, e.raceQueries(ni, tr, m)...)
+		qs = append(qs, deadlockQueries(ni, tr, m)...)
+	}
+	return qs, duplicates
+}
+
+// newValues lists, in increasing order, the values other than r's own that
+// writes to r's location (not MHB-after r) or the initial value provide.
+func newValues(tr *program.Trace, m *encode.MCM, r int32) []int64 {
+	ev := tr.Events
+	seen := map[int64]bool{ev[r].Value: true}
+	var vs []int64
+	if v := tr.InitValue(ev[r].Loc); !seen[v] {
+		seen[v] = true
+		vs = append(vs, v)
+	}
+	for _, w := range m.Writes[ev[r].Loc] {
+		if v := ev[w].Value; !seen[v] && !m.Before(r, w) {
+			seen[v] = true
+			vs = append(vs, v)
+		}
+	}
+	sort.Slice(vs, func(a, b int) bool { return vs[a] < vs[b] })
+	return vs
+}
+
+// maxPairsPerLocation caps the event pairs tried per source-location pair
+// and trace: one witness per location pair is all a report needs.
+const maxPairsPerLocation = 4
+
+// raceQueries lists candidate races: conflicting accesses of different
+// threads, not both atomic, not ordered by MHB, not under a common lock,
+// whose location pair has no race reported yet.
+func (e *explorer) raceQueries(ni int, tr *program.Trace, m *encode.MCM) []*query {
+	ev := tr.Events
+	held := locksets(tr)
+	tried := map[string]int{}
+	var qs []*query
+	for _, acc := range sortedLocs(m.Accesses) {
+		as := m.Accesses[acc]
+		for x := 0; x < len(as); x++ {
+			for y := x + 1; y < len(as); y++ {
+				a, b := as[x], as[y]
+				if !program.Conflicts(&ev[a], &ev[b]) || m.Before(a, b) || m.Before(b, a) || commonLock(held[a], held[b]) {
+					continue
+				}
+				key := raceKey(tr, a, b)
+				if e.raced[key] || tried[key] >= maxPairsPerLocation {
+					continue
+				}
+				tried[key]++
+				q := program.NewSeedQuery(tr, nil)
+				q.Race = [2]int32{a, b}
+				qs = append(qs, &query{node: ni, kind: qRace, q: q})
+			}
+		}
+	}
+	return qs
+}
+
+func sortedLocs(m map[program.Loc][]int32) []program.Loc {
+	out := make([]program.Loc, 0, len(m))
+	for l := range m {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
+	return out
+}
+
+// locksets returns the locks each event's thread holds when it executes.
+func locksets(tr *program.Trace) [][]program.Loc {
+	out := make([][]program.Loc, len(tr.Events))
+	cur := map[program.ThreadID][]program.Loc{}
+	for i, e := range tr.Events {
+		out[i] = cur[e.Thread]
+		switch e.Kind {
+		case program.Acquire:
+			cur[e.Thread] = append(append([]program.Loc(nil), cur[e.Thread]...), e.Loc)
+		case program.Release:
+			var rest []program.Loc
+			for _, l := range cur[e.Thread] {
+				if l != e.Loc {
+					rest = append(rest, l)
+				}
+			}
+			cur[e.Thread] = rest
+		}
+	}
+	return out
+}
+
+func commonLock(a, b []program.Loc) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func posLess(a, b program.Pos) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
+
+func raceKey(tr *program.Trace, a, b int32) string {
+	pa, pb := tr.Events[a].Pos, tr.Events[b].Pos
+	if posLess(pb, pa) {
+		pa, pb = pb, pa
+	}
+	return fmt.Sprintf("%s|%s", pa, pb)
+}
+
+// deadlockQueries lists lock-order inversions: an acquire of l2 by a
+// thread holding l1 and an acquire of l1 by another thread holding l2. The
+// query asks for a prefix after which both acquires are the threads' next
+// events; from there no continuation can proceed.
+func deadlockQueries(ni int, tr *program.Trace, m *encode.MCM) []*query {
+	ev := tr.Events
+	held := locksets(tr)
+	var acqs []int32
+	for i := range ev {
+		if ev[i].Kind == program.Acquire && len(held[i]) > 0 {
+			acqs = append(acqs, int32(i))
+		}
+	}
+	var qs []*query
+	for x := 0; x < len(acqs); x++ {
+		for y := x + 1; y < len(acqs); y++ {
+			a, b := acqs[x], acqs[y]
+			if ev[a].Thread == ev[b].Thread || ev[a].Loc == ev[b].Loc || m.Before(a, b) || m.Before(b, a) {
+				continue
+			}
+			if contains(held[a], ev[b].Loc) && contains(held[b], ev[a].Loc) {
+				q := program.NewSeedQuery(tr, nil)
+				q.Race = [2]int32{a, b}
+				qs = append(qs, &query{node: ni, kind: qDeadlock, q: q})
+			}
+		}
+	}
+	return qs
+}
+
+func contains(ls []program.Loc, l program.Loc) bool {
+	for _, x := range ls {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
