@@ -351,12 +351,13 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 		if !nr.marked {
 			// Lines 5-6: eW may be init or any write of the location.
 			ws := writes[locKey{nr.ev.Loc, nr.ev.Kind == program.Acquire}]
+			lasts := s.lastsBefore(r, ws)
 			if rNew {
-				s.tryRead(base, r, -1, ws)
+				s.tryRead(base, r, -1, lasts)
 			}
 			for _, w := range ws {
 				if isNew(w) {
-					s.tryRead(base, r, int(w), ws)
+					s.tryRead(base, r, int(w), lasts)
 				}
 			}
 			if nr.ev.Is(program.RMW) {
@@ -398,9 +399,32 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	}
 }
 
+// lastsBefore returns, of the write-like nodes ws of seq[r]'s location,
+// the last of each thread that happens before seq[r]. Every write of a
+// thread that happens before seq[r] comes before that thread's last one in
+// program order, so a write eW is hidden from seq[r] (some eW' with eW [hb]
+// eW' [hb] eR) exactly when it happens before one of these: tryRead checks
+// O(threads) writes instead of O(len(ws)), and a long loop of one thread
+// no longer costs O(n³) (issue 13).
+func (s *rfSMC) lastsBefore(r int, ws []int32) []int32 {
+	h := s.h
+	prev := h.prevRow(s.trPos[r])
+	var lasts []int32
+	seen := map[program.ThreadID]bool{}
+	for i := len(ws) - 1; i >= 0; i-- {
+		w := ws[i]
+		if t := s.seq[w].ev.Thread; !seen[t] && h.before(s.trPos[w], prev) {
+			seen[t] = true
+			lasts = append(lasts, w)
+		}
+	}
+	return lasts
+}
+
 // tryRead tries eR = seq[r] reading from eW = seq[w] (init if w < 0);
-// writes are the write-like nodes of eR's location.
-func (s *rfSMC) tryRead(base, r, w int, writes []int32) {
+// lasts are the last writes of each thread that happen before eR
+// (lastsBefore).
+func (s *rfSMC) tryRead(base, r, w int, lasts []int32) {
 	nr := &s.seq[r]
 	wid, val := program.InitID, s.tr.InitValue(nr.ev.Loc)
 	if w >= 0 {
@@ -415,9 +439,8 @@ func (s *rfSMC) tryRead(base, r, w int, writes []int32) {
 	if w >= 0 && h.before(rt, h.row(s.trPos[w])) {
 		return
 	}
-	prev := h.prevRow(rt)
-	for _, w2 := range writes {
-		if int(w2) != w && h.before(s.trPos[w2], prev) && (w < 0 || h.before(s.trPos[w], h.row(s.trPos[w2]))) {
+	for _, w2 := range lasts {
+		if int(w2) != w && (w < 0 || h.before(s.trPos[w], h.row(s.trPos[w2]))) {
 			return
 		}
 	}

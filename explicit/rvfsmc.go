@@ -388,22 +388,30 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbi
 	} else if f := mhb.fork[r.Thread]; f >= 0 {
 		prev = mhb.row(f)
 	}
-	before := func(i int) bool { return mhb.before(int32(i), prev) } // event i happens before r
-	var ws []int
+	var ws []int32
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		if e.Loc == r.Loc && (lock && e.Kind == program.Release || !lock && e.Kind == program.Write) {
-			ws = append(ws, i)
+			ws = append(ws, int32(i))
 		}
 	}
-	visible := func(i int) bool {
-		for _, j := range ws {
-			if j != i && before(j) && (i < 0 || mhb.before(int32(i), mhb.row(int32(j)))) {
-				return false // hidden by a later write before r
-			}
+	// Visible: not hidden by a later write before r (program.VisibleWrites,
+	// O(writes · threads) per read). r is pending, not in tr: pendingR
+	// stands for it; no event of tr happens after it.
+	const pendingR = -2
+	order := func(a, b int32) bool {
+		switch {
+		case a == pendingR:
+			return false
+		case b == pendingR:
+			return mhb.before(a, prev)
 		}
-		return true
+		return mhb.before(a, mhb.row(b))
 	}
+	vis := map[int32]bool{}
+	initVisible := program.VisibleWrites(ws, pendingR, order, func(w int32) program.ThreadID { return tr.Events[w].Thread },
+		func(w int32) { vis[w] = true })
+	visible := func(i int32) bool { return i < 0 && initVisible || vis[i] }
 	var vals, forbidden []int64
 	skip := func(v int64) {
 		if lock || !slices.Contains(forbidden, v) {

@@ -104,25 +104,14 @@ func freeReads(m *encode.MCM) []bool {
 		if ev[q].Kind != program.Read {
 			continue
 		}
-		q32 := int32(q)
-		ws := m.Writes[ev[q].Loc]
-		hidden := func(w int32) bool { // some other write w2 with w MHB w2 MHB q
-			for _, w2 := range ws {
-				if w2 != w && m.Before(w2, q32) && (w < 0 || m.Before(w, w2)) {
-					return true
-				}
-			}
-			return false
-		}
-		if m.T.InitValue(ev[q].Loc) != ev[q].Value && !hidden(-1) {
-			free[q] = true
-			continue
-		}
-		for _, w := range ws {
-			if ev[w].Value != ev[q].Value && !m.Before(q32, w) && !hidden(w) {
+		thread := func(w int32) program.ThreadID { return ev[w].Thread }
+		initVisible := program.VisibleWrites(m.Writes[ev[q].Loc], int32(q), m.Before, thread, func(w int32) {
+			if ev[w].Value != ev[q].Value {
 				free[q] = true
-				break
 			}
+		})
+		if initVisible && m.T.InitValue(ev[q].Loc) != ev[q].Value {
+			free[q] = true
 		}
 	}
 	return free

@@ -109,20 +109,25 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 }
 
 // newValues lists, in increasing order, the values other than r's own that
-// writes to r's location (not MHB-after r) or the initial value provide.
+// the writes visible to r (program.VisibleWrites) or a visible initial
+// value provide.
 func newValues(tr *program.Trace, m *encode.MCM, r int32) []int64 {
 	ev := tr.Events
 	seen := map[int64]bool{ev[r].Value: true}
 	var vs []int64
-	if v := tr.InitValue(ev[r].Loc); !seen[v] {
-		seen[v] = true
-		vs = append(vs, v)
-	}
-	for _, w := range m.Writes[ev[r].Loc] {
-		if v := ev[w].Value; !seen[v] && !m.Before(r, w) {
+	add := func(v int64) {
+		if !seen[v] {
 			seen[v] = true
 			vs = append(vs, v)
 		}
+	}
+	// Only visible writes (program.VisibleWrites): a write hidden by
+	// another in must-happen-before order can never be read. Without this
+	// a thread that writes x n times made O(n) seeds for each of its n
+	// reads (issue 13: a 2,000-iteration loop ran out of memory).
+	if program.VisibleWrites(m.Writes[ev[r].Loc], r, m.Before, func(w int32) program.ThreadID { return ev[w].Thread },
+		func(w int32) { add(ev[w].Value) }) {
+		add(tr.InitValue(ev[r].Loc))
 	}
 	sort.Slice(vs, func(a, b int) bool { return vs[a] < vs[b] })
 	return vs
