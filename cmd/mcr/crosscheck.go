@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -39,7 +40,7 @@ type crosscheckFlags struct {
 	perturb                       string // a probability, or "auto"
 	workers                       int
 	out, backend                  string
-	timeout                       time.Duration
+	timeout, qTimeout             time.Duration
 	json                          bool
 	threadsR, eventsR, varsR, lkR span
 }
@@ -96,8 +97,15 @@ time (median, p95, max). Every disagreement or invalid witness is written to
 --out as an instance file for 'mcr verify'. Instance i of a run is the same
 for every --workers.
 
+Instances are generated, decided and counted one at a time: memory does not
+grow with --count (the summary lists the first 1000 failures and undecided
+answers by instance number and counts the rest; the times of more than
+100000 runs per backend go into a histogram with 1% wide buckets, so the
+median and p95 are then exact to 1%). --timeout or Ctrl-C stops the run
+with the counts of the instances decided so far.
+
 Exit codes: 0 all agree, 1 disagreement or invalid witness, 2 bad input,
-3 a backend could not decide or the run was interrupted.`,
+3 a backend could not decide or the run was cut (--timeout, interruption).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCrosscheck(cmd, &f) },
 	}
@@ -115,12 +123,14 @@ Exit codes: 0 all agree, 1 disagreement or invalid witness, 2 bad input,
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs)")
 	fl.StringVar(&f.out, "out", "crosscheck-failures", "directory for the instance files of failures")
 	fl.StringVar(&f.backend, "backend", "all", backendHelp())
-	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "time limit per backend and instance")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run after this long (e.g. 30s, 5m), with the counts so far; 0 = no limit")
+	fl.DurationVar(&f.qTimeout, "query-timeout", 10*time.Second, "time limit per backend and instance")
 	fl.BoolVar(&f.json, "json", false, "write one JSON summary record to stdout")
 	return cmd
 }
 
-// crossResult is what crosscheck keeps of one instance.
+// crossResult is what crosscheck learns of one instance; it is tallied
+// (crossTally) as soon as the instance is decided, then dropped.
 type crossResult struct {
 	done   bool
 	events int
@@ -172,6 +182,10 @@ type crossSummary struct {
 	Backends      []backendStats `json:"backends"`
 	Failures      []crossFailure `json:"failures"`
 	Unknowns      []crossUnknown `json:"unknowns"`
+	// FailuresOmitted and UnknownsOmitted count the failures and undecided
+	// answers beyond the first maxListed (by instance number) listed above.
+	FailuresOmitted int `json:"failures_omitted,omitempty"`
+	UnknownsOmitted int `json:"unknowns_omitted,omitempty"`
 }
 
 // crossUnknown is one backend that could not decide one instance.
@@ -220,13 +234,15 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 	if note != "" {
 		fmt.Fprintln(cmd.ErrOrStderr(), "mcr:", note)
 	}
-	ctx, stop := runContext(0) // per-backend / per-run limits apply inside
+	ctx, stop := runContext(f.timeout) // --query-timeout applies per backend and instance inside
 	defer stop()
 	bar := countBar(f.count)
 	start := time.Now()
-	results := make([]crossResult, f.count)
+	// Stream: each instance is generated, decided and tallied by its
+	// worker, then dropped, so that memory does not depend on --count.
+	tally := newCrossTally(run)
 	parallel.ForEach(ctx, parallel.Workers(f.workers), f.count, func(_, i int) {
-		results[i] = crossOne(ctx, f, m, c, perturb, run, i)
+		tally.add(i, crossOne(ctx, f, m, c, perturb, run, i))
 		if bar != nil {
 			_ = bar.Add(1)
 		}
@@ -234,7 +250,7 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 	if bar != nil {
 		_ = bar.Finish()
 	}
-	sum := summarize(f, m, c, run, results)
+	sum := tally.summary(f, m, c, run)
 	sum.Seconds = time.Since(start).Seconds()
 	out := cmd.OutOrStdout()
 	if f.json {
@@ -261,7 +277,7 @@ func crossOne(ctx context.Context, f *crosscheckFlags, m program.MemoryModel, c 
 	inst.Name = fmt.Sprintf("crosscheck-%s-%s-seed%d-%d", m, c, f.seed, i)
 	r := crossResult{events: inst.NumEvents()}
 	for _, b := range run {
-		r.outs = append(r.outs, decide(ctx, b, inst, f.timeout))
+		r.outs = append(r.outs, decide(ctx, b, inst, f.qTimeout))
 	}
 	if ctx.Err() != nil {
 		return r // interrupted: the answers may be cut short
@@ -311,74 +327,202 @@ func writeFailure(f *crosscheckFlags, inst *program.Instance, i int, r crossResu
 	return path
 }
 
-func summarize(f *crosscheckFlags, m program.MemoryModel, c program.Constraint, run []backend, results []crossResult) crossSummary {
-	s := crossSummary{Type: "crosscheck", MM: m.String(), Kind: f.kind, Seed: f.seed, Count: f.count,
-		Threads: f.threadsR.String(), EventsPer: f.eventsR.String(), Vars: f.varsR.String(), Locks: f.lkR.String(),
-		Failures: []crossFailure{}, Unknowns: []crossUnknown{}}
+// maxListed bounds the failures and undecided answers a summary lists.
+const maxListed = 1000
+
+// crossTally is what a run keeps: counters, the time distribution of each
+// backend, and the first maxListed failures and undecided answers; the
+// workers add to it under its lock.
+type crossTally struct {
+	mu       sync.Mutex
+	s        crossSummary // counts, Failures and Unknowns so far
+	events   int64
+	lat      []latencies // per backend of run
+	position map[string]int
+}
+
+func newCrossTally(run []backend) *crossTally {
+	t := &crossTally{lat: make([]latencies, len(run)), position: map[string]int{}}
+	t.s.Backends = make([]backendStats, len(run))
+	t.s.Failures, t.s.Unknowns = []crossFailure{}, []crossUnknown{}
+	for k, b := range run {
+		t.position[b.Name] = k
+	}
+	return t
+}
+
+// add counts instance i's result; an instance cut short by an interruption
+// (not done) counts for nothing.
+func (t *crossTally) add(i int, r crossResult) {
+	if !r.done {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := &t.s
+	s.Done++
+	t.events += int64(r.events)
+	switch r.j.Verdict {
+	case realizable:
+		s.Realizable++
+	case unrealizable:
+		s.Unrealizable++
+	default:
+		s.Undecided++
+	}
+	for k, o := range r.outs {
+		st := &s.Backends[k]
+		st.Runs++
+		t.lat[k].add(o.Ms)
+		switch {
+		case o.Invalid != "":
+			st.Invalid++
+			s.Invalid++
+		case o.Verdict == unknown:
+			st.Unknown++
+			s.Unknowns = append(s.Unknowns, crossUnknown{Index: i, Backend: o.Backend, Error: o.Error})
+			t.trimUnknowns(false)
+		case o.Verdict == r.j.Verdict:
+			st.Agree++
+		}
+	}
+	if len(r.j.Problems) > 0 {
+		if slices.ContainsFunc(r.j.Problems, func(p string) bool { return strings.HasPrefix(p, "disagreement") }) {
+			s.Disagreements++
+		}
+		s.Failures = append(s.Failures, crossFailure{Index: i, File: r.file, Problems: r.j.Problems})
+		t.trimFailures(false)
+	}
+}
+
+// trimFailures keeps the maxListed failures of smallest index (what a run
+// lists does not depend on the workers' timing); it sorts and cuts when the
+// list has doubled, or always when final.
+func (t *crossTally) trimFailures(final bool) {
+	s := &t.s
+	if !final && len(s.Failures) < 2*maxListed {
+		return
+	}
+	slices.SortFunc(s.Failures, func(a, b crossFailure) int { return a.Index - b.Index })
+	if len(s.Failures) > maxListed {
+		s.FailuresOmitted += len(s.Failures) - maxListed
+		s.Failures = slices.Clip(s.Failures[:maxListed])
+	}
+}
+
+// trimUnknowns does the same for the undecided answers, by instance and
+// backend.
+func (t *crossTally) trimUnknowns(final bool) {
+	s := &t.s
+	if !final && len(s.Unknowns) < 2*maxListed {
+		return
+	}
+	slices.SortFunc(s.Unknowns, func(a, b crossUnknown) int {
+		if a.Index != b.Index {
+			return a.Index - b.Index
+		}
+		return t.position[a.Backend] - t.position[b.Backend]
+	})
+	if len(s.Unknowns) > maxListed {
+		s.UnknownsOmitted += len(s.Unknowns) - maxListed
+		s.Unknowns = slices.Clip(s.Unknowns[:maxListed])
+	}
+}
+
+// summary completes the counts into the run's summary.
+func (t *crossTally) summary(f *crosscheckFlags, m program.MemoryModel, c program.Constraint, run []backend) crossSummary {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.trimFailures(true)
+	t.trimUnknowns(true)
+	s := t.s
+	s.Type, s.MM, s.Seed, s.Count = "crosscheck", m.String(), f.seed, f.count
+	s.Threads, s.EventsPer, s.Vars, s.Locks = f.threadsR.String(), f.eventsR.String(), f.varsR.String(), f.lkR.String()
 	if c == program.GoodWrites {
 		s.Kind = "goodwrites"
 	} else {
 		s.Kind = "rf"
 	}
-	ms := make([][]float64, len(run))
-	s.Backends = make([]backendStats, len(run))
-	events := 0
-	for i, r := range results {
-		if !r.done {
-			continue
-		}
-		s.Done++
-		events += r.events
-		switch r.j.Verdict {
-		case realizable:
-			s.Realizable++
-		case unrealizable:
-			s.Unrealizable++
-		default:
-			s.Undecided++
-		}
-		for k, o := range r.outs {
-			st := &s.Backends[k]
-			st.Runs++
-			ms[k] = append(ms[k], o.Ms)
-			switch {
-			case o.Invalid != "":
-				st.Invalid++
-				s.Invalid++
-			case o.Verdict == unknown:
-				st.Unknown++
-				s.Unknowns = append(s.Unknowns, crossUnknown{Index: i, Backend: o.Backend, Error: o.Error})
-			case o.Verdict == r.j.Verdict:
-				st.Agree++
-			}
-		}
-		if len(r.j.Problems) > 0 {
-			if slices.ContainsFunc(r.j.Problems, func(p string) bool { return strings.HasPrefix(p, "disagreement") }) {
-				s.Disagreements++
-			}
-			s.Failures = append(s.Failures, crossFailure{Index: i, File: r.file, Problems: r.j.Problems})
-		}
-	}
 	if s.Done > 0 {
-		s.MeanEvents = float64(events) / float64(s.Done)
+		s.MeanEvents = float64(t.events) / float64(s.Done)
 	}
+	s.Backends = slices.Clone(s.Backends)
 	for k, b := range run {
-		st := &s.Backends[k]
+		st, l := &s.Backends[k], &t.lat[k]
 		st.Backend = b.Name
-		x := slices.Clone(ms[k])
-		slices.Sort(x)
-		st.MedianMs, st.P95Ms = percentile(x, 0.5), percentile(x, 0.95)
-		if len(x) > 0 {
-			st.MaxMs = x[len(x)-1]
-		}
-		for _, v := range x {
-			st.TotalMs += v
-		}
+		st.MedianMs, st.P95Ms = l.percentile(0.5), l.percentile(0.95)
+		st.MaxMs, st.TotalMs = l.max, l.total
 		if b.Note != nil {
 			st.Note = b.Note()
 		}
 	}
 	return s
+}
+
+// Latency distributions: exact up to maxExact runs, then a histogram.
+const (
+	maxExact   = 100000
+	latMinMs   = 0.001 // decide's resolution (1 µs); smaller times fall in bucket 0
+	latGrowth  = 1.01  // each bucket is 1% wider than the one before
+	latBuckets = 3000  // up to latMinMs * 1.01^3000, about 10^10 ms
+)
+
+var latLogGrowth = math.Log(latGrowth)
+
+// latencies is one backend's distribution of times (ms): the values
+// themselves while there are at most maxExact of them (percentiles as
+// before, nearest rank), then a histogram of buckets latGrowth wide, whose
+// percentiles are within 1% of the nearest-rank value.
+type latencies struct {
+	exact      []float64
+	hist       []int64 // nil while exact
+	n          int64
+	max, total float64
+}
+
+func (l *latencies) add(ms float64) {
+	l.n++
+	l.max, l.total = max(l.max, ms), l.total+ms
+	if l.hist == nil {
+		if len(l.exact) < maxExact {
+			l.exact = append(l.exact, ms)
+			return
+		}
+		l.hist = make([]int64, latBuckets)
+		for _, v := range l.exact {
+			l.hist[bucket(v)]++
+		}
+		l.exact = nil
+	}
+	l.hist[bucket(ms)]++
+}
+
+// bucket returns the histogram bucket of ms: bucket k > 0 holds
+// (latMinMs*1.01^(k-1), latMinMs*1.01^k].
+func bucket(ms float64) int {
+	if ms <= latMinMs {
+		return 0
+	}
+	k := int(math.Ceil(math.Log(ms/latMinMs) / latLogGrowth))
+	return min(max(k, 1), latBuckets-1)
+}
+
+// percentile returns the nearest-rank p-quantile (0 if empty); from the
+// histogram, the upper bound of the quantile's bucket (at most the maximum).
+func (l *latencies) percentile(p float64) float64 {
+	if l.hist == nil {
+		x := slices.Clone(l.exact)
+		slices.Sort(x)
+		return percentile(x, p)
+	}
+	rank := max(int64(math.Ceil(p*float64(l.n)))-1, 0)
+	var seen int64
+	for k, c := range l.hist {
+		if seen += c; seen > rank {
+			return min(latMinMs*math.Pow(latGrowth, float64(k)), l.max)
+		}
+	}
+	return l.max
 }
 
 // percentile returns the nearest-rank p-quantile of sorted x (0 if empty).
@@ -411,14 +555,14 @@ func printCrosscheck(w io.Writer, f *crosscheckFlags, workers int, s crossSummar
 	fmt.Fprintf(w, "disagreements: %d, invalid witnesses: %d\n", s.Disagreements, s.Invalid)
 	for k, fl := range s.Failures {
 		if k == 20 {
-			fmt.Fprintf(w, "  ... %d more (see %s)\n", len(s.Failures)-k, f.out)
+			fmt.Fprintf(w, "  ... %d more (see %s)\n", len(s.Failures)-k+s.FailuresOmitted, f.out)
 			break
 		}
 		fmt.Fprintf(w, "  instance %d -> %s: %s\n", fl.Index, fl.File, strings.Join(fl.Problems, "; "))
 	}
 	for k, u := range s.Unknowns {
 		if k == 20 {
-			fmt.Fprintf(w, "  ... %d more undecided\n", len(s.Unknowns)-k)
+			fmt.Fprintf(w, "  ... %d more undecided\n", len(s.Unknowns)-k+s.UnknownsOmitted)
 			break
 		}
 		fmt.Fprintf(w, "  instance %d: %s could not decide: %s\n", u.Index, u.Backend, u.Error)

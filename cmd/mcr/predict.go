@@ -198,8 +198,8 @@ func printPrediction(w io.Writer, path string, res *predict.Result) {
 	}
 	fmt.Fprintf(w, "statistics: %d events, %d threads, %d window(s) (largest %d events), %d accesses",
 		s.Events, s.Threads, s.Windows, s.PeakWindow, s.Accesses)
-	if s.Reentrant > 0 || s.LateForks > 0 {
-		fmt.Fprintf(w, "; %d nested lock operations dropped, %d forks of running threads ignored", s.Reentrant, s.LateForks)
+	if s.Reentrant > 0 {
+		fmt.Fprintf(w, "; %d nested lock operations dropped", s.Reentrant)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  pairs: %d conflicting, %d ordered by must-happen-before, %d under a common lock, %d candidates\n",

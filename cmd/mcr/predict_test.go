@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -57,5 +59,31 @@ func TestPredictJSON(t *testing.T) {
 	}
 	if stats["type"] != "stats" || stats["races"].(float64) != 1 || stats["events"].(float64) != 13 {
 		t.Errorf("stats record: %v", stats)
+	}
+}
+
+// TestPredictNotAnExecution: a thread with an event before its fork is bad
+// input (exit 2) naming the file, the line and the problem, in every
+// format; it used to panic (issue 13, case 3).
+func TestPredictNotAnExecution(t *testing.T) {
+	dir := t.TempDir()
+	for name, in := range map[string]string{
+		"late.std":      "T1|w(x)|10\nT0|fork(T1)|1\nT0|r(x)|2\n",
+		"late.vals.txt": "Write 1 x 1\nFork 0 1 0\nRead 0 x 1\n",
+		"late.json": `{"threads":["0","1"],"events":[{"thread":"1","index":0,"kind":"write","loc":1,"value":5},` +
+			`{"thread":"0","index":0,"kind":"fork","child":"1","value":0},{"thread":"0","index":1,"kind":"read","loc":1,"value":5}]}`,
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		where := path + ":2: "
+		if strings.HasSuffix(name, ".json") {
+			where = path + ": event 1: "
+		}
+		runCLICases(t, []cliCase{
+			{[]string{"predict", path, "--decider", "explicit"}, exitBadInput, where + "T0 forks T1, but T1 has events before the fork"},
+			{[]string{"predict", path, "--decider", "explicit", "--window", "0", "--json"}, exitBadInput, "a thread's events must come after its fork"},
+		})
 	}
 }

@@ -10,6 +10,7 @@ package predict
 // and a location pair needs only one witness.
 
 import (
+	"context"
 	"slices"
 
 	"mcr/program"
@@ -41,13 +42,19 @@ type pruning struct {
 }
 
 // candidates fills out with up to n candidate pairs from gen, counting the
-// pairs it looks at in pr.
-func (w *window) candidates(gen *pairGen, out [][2]int32, n int, pr *pruning) [][2]int32 {
+// pairs it looks at in pr; more is false once gen is exhausted. Most pairs
+// of a long trace can be pruned, so filling one chunk may look at billions:
+// it stops early (more true) when ctx is done.
+func (w *window) candidates(ctx context.Context, gen *pairGen, out [][2]int32, n int, pr *pruning) (_ [][2]int32, more bool) {
 	ev := w.t.Events
+	pl := poll{ctx: ctx}
 	for len(out) < n {
+		if pl.stop() {
+			return out, true
+		}
 		a, b, ok := gen.next()
 		if !ok {
-			break
+			return out, false
 		}
 		if !program.Conflicts(&ev[a], &ev[b]) {
 			continue
@@ -62,7 +69,7 @@ func (w *window) candidates(gen *pairGen, out [][2]int32, n int, pr *pruning) []
 			out = append(out, [2]int32{a, b})
 		}
 	}
-	return out
+	return out, true
 }
 
 func commonLock(a, b []program.Loc) bool {

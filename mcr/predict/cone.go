@@ -33,7 +33,11 @@ package predict
 //
 // Every schedule found is replayed by the witness checker before it counts.
 
-import "mcr/program"
+import (
+	"context"
+
+	"mcr/program"
+)
 
 // scratch is a worker's reusable memory for cones and sub-traces.
 type scratch struct {
@@ -259,19 +263,24 @@ func (w *window) traceOrder(s *scratch, a, b int32) ([]int32, bool) {
 
 // valueCone reports whether the per-pair cone of value mode (see the file
 // comment) shows that (a, b) cannot race; false in reads-from mode, where
-// the forced clocks (forced.forces, asked first) are exact.
-func (w *window) valueCone(s *scratch, a, b int32) bool {
+// the forced clocks (forced.forces, asked first) are exact, and when ctx
+// is done before it knows.
+func (w *window) valueCone(ctx context.Context, s *scratch, a, b int32) bool {
 	if !w.values {
 		return false
 	}
 	c := w.newCone(s, a, b)
 	meet := make(program.VC, len(w.pos))
+	pl := poll{ctx: ctx}
 	c.sources = func(p int32) bool {
 		if w.readInit[p] {
 			return true
 		}
 		n := 0
 		for _, q := range w.same[p] {
+			if pl.stop() {
+				return true // the answer is dropped below
+			}
 			if q == a || q == b || w.hb.Before(int(p), int(q)) || w.hb.Before(int(a), int(q)) || w.hb.Before(int(b), int(q)) {
 				continue
 			}
@@ -290,13 +299,18 @@ func (w *window) valueCone(s *scratch, a, b int32) bool {
 		}
 		return n > 0
 	}
-	if !c.start() {
+	if ok := c.start(); pl.done {
+		return false
+	} else if !ok {
 		return true
 	}
 	// The lock rule of forced.go: sections open at a or b stay open, so
 	// the other sections of their locks in the cone are released first.
 	ev := w.t.Events
 	for grew := true; grew; {
+		if ctx.Err() != nil {
+			return false
+		}
 		grew = false
 		stop := w.lockRule(a, b, c.has, func(q int32) bool { return s.freed[q] }, func(q, r, open int32) bool {
 			s.freed[q] = true
@@ -307,8 +321,15 @@ func (w *window) valueCone(s *scratch, a, b int32) bool {
 			grew = true
 			return false
 		})
-		if stop || grew && !c.close() {
+		if stop {
 			return true
+		}
+		if grew {
+			if ok := c.close(); pl.done {
+				return false
+			} else if !ok {
+				return true
+			}
 		}
 	}
 	return false
@@ -345,9 +366,10 @@ func (w *window) lockRule(a, b int32, in, freed func(int32) bool, visit func(q, 
 }
 
 // greedy returns the list-scheduled witness of the race (a, b), targets
-// last, or false (see the file comment). It keeps its own execution state;
-// the witness checker replays the result independently.
-func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
+// last, or false (see the file comment, and when ctx is done first). It
+// keeps its own execution state; the witness checker replays the result
+// independently.
+func (w *window) greedy(ctx context.Context, s *scratch, a, b int32) ([]int32, bool) {
 	c := w.newCone(s, a, b)
 	if !c.start() {
 		return nil, false
@@ -373,7 +395,11 @@ func (w *window) greedy(s *scratch, a, b int32) ([]int32, bool) {
 		return e.Kind != program.Read || st.load(w, w.evLoc[p]) == e.Value
 	}
 	out := make([]int32, 0, c.size+2)
+	pl := poll{ctx: ctx}
 	for len(out) < int(c.size) {
+		if pl.stop() {
+			return nil, false
+		}
 		best, deferred := int32(-1), int32(-1)
 		blocked := st.blocked[:0]
 		for th := range w.pos {

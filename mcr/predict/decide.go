@@ -127,8 +127,12 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 			sawUnsat = true
 		default:
 			start := time.Now()
-			got, err := checkWitness(w.t, ans.Schedule, g)
+			got, err := checkWitness(ctx, w.t, ans.Schedule, g)
 			d.tally.phase("check", start)
+			if stopped(ctx, err) {
+				answers[dec.Name()] = "unknown: " + err.Error() // not checked: no answer
+				continue
+			}
 			if err != nil {
 				answers[dec.Name()] = "invalid witness: " + err.Error()
 				disagree = true

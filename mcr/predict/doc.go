@@ -68,9 +68,17 @@
 //   - Trace checks. A trace must be an execution: locks taken only when
 //     free and released by their holder (nested acquires of a held lock
 //     are dropped: Java monitors are reentrant), no event of a joined
-//     thread, reads returning the value last written (value mode). Bad
-//     traces are an *InputError naming the line; a fork of a thread that
-//     already ran orders nothing (Stats.LateForks).
+//     thread, no event of a thread before its fork and no second fork of
+//     it, forks and joins of existing threads other than their own, reads
+//     returning the value last written (value mode). Bad traces are an
+//     *InputError naming the line (or event number).
+//   - Interruption. A timeout or cancellation of the context stops every
+//     long loop within a few thousand iterations (poll.go): reading a
+//     window, its tables, the sweep, candidate enumeration, the per-pair
+//     shortcuts, witness checks; decider queries get the context too. The
+//     result is then incomplete; its statistics count what was read and
+//     decided, and the window being analysed still reports the races it
+//     found whose witnesses can be checked within graceReport.
 //
 // # Files
 //
@@ -86,6 +94,7 @@
 //	subtrace.go   the sub-trace a query needs
 //	decide.go     asking the deciders, cross-checking, validating
 //	memguard.go   stopping queries when the heap exceeds Options.QueryMemory
+//	poll.go       the cheap context check of long loops
 //	witness.go    the independent witness checker and schedule trimming
 //	nullderef.go  null-dereference prediction
 //	predict.go    the driver

@@ -13,7 +13,11 @@ package predict
 // order). A read no write can serve is dead: no feasible prefix executes
 // it, nor anything after it.
 
-import "mcr/program"
+import (
+	"context"
+
+	"mcr/program"
+)
 
 // forced holds one clock per event of a window, flat: row p is
 // flat[p*n : (p+1)*n]; entry t counts the events of thread t the event
@@ -26,12 +30,16 @@ type forced struct {
 
 func (c *forced) of(p int32) []int32 { return c.flat[int(p)*c.n : (int(p)+1)*c.n] }
 
-// newForced computes the clocks of w in trace order.
-func newForced(w *window) *forced {
+// newForced computes the clocks of w in trace order; nil if p says stop
+// first.
+func newForced(w *window, poll *poll) *forced {
 	ev := w.t.Events
 	c := &forced{n: len(w.pos), flat: make([]int32, len(ev)*len(w.pos)), dead: make([]bool, len(ev))}
 	meet := make([]int32, c.n)
 	for i := range ev {
+		if poll.stop() {
+			return nil
+		}
 		p := int32(i)
 		row := c.of(p)
 		w.preds(p, func(q int32) {
@@ -43,7 +51,11 @@ func newForced(w *window) *forced {
 		e := &ev[p]
 		own := e.Index + 1
 		if e.Kind == program.Read {
-			if n := c.sources(w, p, meet); n < 0 {
+			n := c.sources(w, p, meet, poll)
+			if poll.done {
+				return nil
+			}
+			if n < 0 {
 				c.dead[p] = true
 			} else if n > 0 {
 				for t, v := range meet {
@@ -61,8 +73,10 @@ func newForced(w *window) *forced {
 
 // sources puts in meet what read p's possible writes all force and returns
 // how many writes there are: 0 if p may read the initial value (meet is
-// then unused), -1 if no write can serve it.
-func (c *forced) sources(w *window, p int32, meet []int32) int {
+// then unused), -1 if no write can serve it. In value mode a read can have
+// thousands of writes of its value, so each counts as an iteration of
+// poll; the answer is meaningless once poll says stop.
+func (c *forced) sources(w *window, p int32, meet []int32, poll *poll) int {
 	if !w.values {
 		q := w.rf[p]
 		if q < 0 {
@@ -79,6 +93,9 @@ func (c *forced) sources(w *window, p int32, meet []int32) int {
 	}
 	n := 0
 	for _, q := range w.same[p] {
+		if poll.stop() {
+			return 0
+		}
 		var clock []int32
 		switch {
 		case w.hb.Before(int(p), int(q)):
@@ -110,7 +127,9 @@ func (c *forced) sources(w *window, p int32, meet []int32) int {
 // that the prefix starts must be released before the open one's acquire;
 // that release, and what it forces, joins the prefix, and it is a
 // contradiction if the release forces that acquire, a or b, or cannot run.
-func (c *forced) forces(w *window, a, b int32) bool {
+// The lock rule can take many rounds on a lock-heavy window: once ctx is
+// done it gives up, answering false (the caller must look at ctx).
+func (c *forced) forces(ctx context.Context, w *window, a, b int32) bool {
 	cone := make([]int32, c.n)
 	dead := false
 	join := func(p int32) {
@@ -127,7 +146,7 @@ func (c *forced) forces(w *window, a, b int32) bool {
 		return true
 	}
 	var freed map[int32]bool
-	for grew := true; grew; {
+	for grew := true; grew && ctx.Err() == nil; {
 		grew = false
 		if w.lockRule(a, b, covers, func(q int32) bool { return freed[q] }, func(q, r, open int32) bool {
 			if !w.releasable(r, a, b) {

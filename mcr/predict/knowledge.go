@@ -20,6 +20,14 @@ type proof struct {
 	sched  []int32
 }
 
+// length is the number of steps of the schedule, targets included.
+func (p proof) length() int64 {
+	if p.sched != nil {
+		return int64(len(p.sched))
+	}
+	return int64(p.prefix) + 2
+}
+
 func (p proof) schedule(g goal) []int32 {
 	if p.sched != nil {
 		return p.sched

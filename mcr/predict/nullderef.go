@@ -32,7 +32,11 @@ func (d *driver) nullDerefs(ctx context.Context, w *window) {
 		return
 	}
 	var reads []int32
+	pl := poll{ctx: ctx}
 	for i := range w.t.Events {
+		if pl.stop() {
+			return
+		}
 		if e := &w.t.Events[i]; e.Kind == program.Read && e.Is(program.Deref) && e.Value != 0 && w.site[i] >= 0 {
 			reads = append(reads, int32(i))
 		}
@@ -88,7 +92,11 @@ func (d *driver) nullDerefs(ctx context.Context, w *window) {
 		site := w.sites[id]
 		nd := d.nulls[site]
 		if nd == nil {
-			wit, ok := d.finishWitness(w, ns.sched, readGoal(ns.best, 0))
+			rctx := d.reportCtx(ctx) // as in collect
+			if rctx.Err() != nil {
+				continue
+			}
+			wit, ok := d.finishWitness(rctx, w, ns.sched, readGoal(ns.best, 0))
 			if !ok {
 				continue
 			}

@@ -58,6 +58,27 @@ type driver struct {
 	// unresolved are location pairs with candidates left undecided in a
 	// window where they had no witness.
 	unresolved map[[2]Site]bool
+	// grace bounds the witness checks after an interruption (reportCtx).
+	grace       context.Context
+	graceCancel context.CancelFunc
+}
+
+// graceReport is how long an interrupted prediction goes on checking the
+// witnesses of what it has found, so that it reports those races instead
+// of none. A witness check is linear in the window (a second for a million
+// events), so the checks need a bound of their own.
+var graceReport = 300 * time.Millisecond
+
+// reportCtx returns the context of witness checks: ctx until it is done,
+// then one that ends graceReport after the first call that saw it done.
+func (d *driver) reportCtx(ctx context.Context) context.Context {
+	if ctx.Err() == nil {
+		return ctx
+	}
+	if d.grace == nil {
+		d.grace, d.graceCancel = context.WithTimeout(context.Background(), graceReport)
+	}
+	return d.grace
 }
 
 func run(ctx context.Context, src source, format string, noValues bool, init func(program.Loc) int64, opts Options) (*Result, error) {
@@ -84,12 +105,20 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 		return nil, err
 	}
 	defer closeWorkers(d.workers)
+	defer func() {
+		if d.graceCancel != nil {
+			d.graceCancel()
+		}
+	}()
 	d.guard = newMemGuard(opts.queryMemory())
 	st := newStream(src, rf, opts.window(), init)
 	for ctx.Err() == nil {
 		t0 := time.Now()
-		w, err := st.next()
+		w, err := st.next(ctx)
 		d.tally.phase("read", t0)
+		if stopped(ctx, err) {
+			break // the events read so far are counted, not analysed
+		}
 		if err != nil {
 			d.guard.close()
 			return nil, err
@@ -98,7 +127,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 			break
 		}
 		d.window(ctx, w)
-		stats.Events, stats.Threads, stats.Reentrant, stats.LateForks = st.n, len(src.Threads()), st.dropped, st.lateForks
+		stats.Events, stats.Threads, stats.Reentrant = st.n, len(src.Threads()), st.dropped
 		if opts.Progress != nil {
 			opts.Progress(*stats)
 		}
@@ -122,7 +151,7 @@ func (d *driver) window(ctx context.Context, w *window) {
 	})
 	if !d.opts.NoShortcuts {
 		t0 := time.Now()
-		n := w.sweep(k)
+		n := w.sweep(ctx, k)
 		d.tally.phase("sweep", t0)
 		d.tally.do(func(s *Stats) { s.Swept += n })
 	}
@@ -135,16 +164,17 @@ func (d *driver) window(ctx context.Context, w *window) {
 		// location's closest first.
 		t0 := time.Now()
 		chunk = chunk[:0]
-		for len(chunk) < chunkSize && (gen != nil || len(locs) > 0) {
+		for len(chunk) < chunkSize && (gen != nil || len(locs) > 0) && ctx.Err() == nil {
 			if gen == nil {
 				gen, locs = &pairGen{acc: w.locs[locs[0]], d: 1}, locs[1:]
 			}
-			if chunk = w.candidates(gen, chunk, chunkSize, &pr); len(chunk) < chunkSize {
+			var more bool
+			if chunk, more = w.candidates(ctx, gen, chunk, chunkSize, &pr); !more {
 				gen = nil // exhausted
 			}
 		}
 		d.tally.phase("candidates", t0)
-		if len(chunk) == 0 {
+		if len(chunk) == 0 || ctx.Err() != nil {
 			break
 		}
 		d.tally.do(func(s *Stats) { s.Candidates += int64(len(chunk)) })
@@ -159,7 +189,7 @@ func (d *driver) window(ctx context.Context, w *window) {
 	if d.opts.observe != nil {
 		d.opts.observe(w, k)
 	}
-	d.collect(w, k)
+	d.collect(ctx, w, k)
 }
 
 // pair decides candidate pair (a, b), a < b, unless it can teach nothing.
@@ -176,17 +206,22 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 		// value-mode cone, which rarely shows more than the clocks and
 		// costs as much as a schedule.
 		t0 := time.Now()
-		if w.fc.forces(w, a, b) {
+		if w.fc.forces(ctx, w, a, b) {
 			d.tally.phase("fast", t0)
 			d.tally.do(func(s *Stats) { s.MustOrder++ })
 			return
 		}
+		if ctx.Err() != nil {
+			return // forces gave up: nothing is known of the pair
+		}
 		sched, ok := w.traceOrder(&wk.sc, a, b)
 		if !ok {
-			sched, ok = w.greedy(&wk.sc, a, b)
+			sched, ok = w.greedy(ctx, &wk.sc, a, b)
 		}
 		if ok && d.opts.CheckAll {
-			if _, err := checkWitness(w.t, w.ids(sched), raceGoal(a, b)); err != nil {
+			if _, err := checkWitness(ctx, w.t, w.ids(sched), raceGoal(a, b)); stopped(ctx, err) {
+				return
+			} else if err != nil {
 				d.internal("shortcut", w, raceGoal(a, b), err)
 				ok = false
 			}
@@ -198,12 +233,15 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 			d.tally.do(func(s *Stats) { s.Fast++ })
 			return
 		}
-		if w.valueCone(&wk.sc, a, b) {
+		if w.valueCone(ctx, &wk.sc, a, b) {
 			d.tally.phase("fast", t0)
 			d.tally.do(func(s *Stats) { s.MustOrder++ })
 			return
 		}
 		d.tally.phase("fast", t0)
+		if ctx.Err() != nil {
+			return
+		}
 	}
 	if !k.startQuery(a, b, d.opts.maxQueries(), d.opts.countQueries()) {
 		d.tally.do(func(s *Stats) { s.Undecided++ })
@@ -248,26 +286,33 @@ func (d *driver) incomplete(why string) {
 
 // finishWitness checks, trims and re-checks a schedule of w (positions,
 // targets last) and converts it for the report; false if the checker
-// rejects it (recorded as an internal error).
-func (d *driver) finishWitness(w *window, sched []int32, g goal) (Witness, bool) {
+// rejects it (recorded as an internal error) or ctx is done before it is
+// checked (the schedule is then untrimmed if ctx stops the trimming).
+func (d *driver) finishWitness(ctx context.Context, w *window, sched []int32, g goal) (Witness, bool) {
 	t0 := time.Now()
 	defer d.tally.phase("check", t0)
-	if _, err := checkWitness(w.t, w.ids(sched), g); err != nil {
+	if _, err := checkWitness(ctx, w.t, w.ids(sched), g); stopped(ctx, err) {
+		return Witness{}, false
+	} else if err != nil {
 		d.internal("witness", w, g, err)
 		return Witness{}, false
 	}
-	if trimmed := w.trim(sched, g); len(trimmed) < len(sched) {
-		if _, err := checkWitness(w.t, w.ids(trimmed), g); err != nil {
-			d.internal("trimmed witness", w, g, err)
-		} else {
+	if trimmed, ok := w.trim(ctx, sched, g); ok && len(trimmed) < len(sched) {
+		if _, err := checkWitness(ctx, w.t, w.ids(trimmed), g); err == nil {
 			sched = trimmed
+		} else if !stopped(ctx, err) {
+			d.internal("trimmed witness", w, g, err)
 		}
 	}
 	return w.witness(sched, d.opts.witnessTail()), true
 }
 
-// collect merges the window's location pairs into the result.
-func (d *driver) collect(w *window, k *knowledge) {
+// collect merges the window's location pairs into the result. Once ctx is
+// done it checks witnesses for graceReport more, shortest first (each can
+// take a second on a window of a million events): the location pairs left
+// then are counted in the racy events but not reported, and the result is
+// incomplete anyway.
+func (d *driver) collect(ctx context.Context, w *window, k *knowledge) {
 	var racy, later int64
 	for p, f := range k.flags {
 		if f&racyFlag != 0 {
@@ -279,7 +324,22 @@ func (d *driver) collect(w *window, k *knowledge) {
 		}
 	}
 	d.tally.do(func(s *Stats) { s.RacyEvents += racy; s.LaterEvents += later; s.LaterSites = len(d.later) })
+	groups := make([]*group, 0, len(k.groups))
 	for _, g := range k.groups {
+		groups = append(groups, g)
+	}
+	// A fixed order (and under interruption the cheapest witnesses first)
+	// so that what an interrupted run reports depends on the time only.
+	cut := ctx.Err() != nil
+	slices.SortFunc(groups, func(a, b *group) int {
+		if cut {
+			if la, lb := a.proof.length(), b.proof.length(); la != lb {
+				return int(la - lb)
+			}
+		}
+		return slices.Compare(a.sites[:], b.sites[:])
+	})
+	for _, g := range groups {
 		key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
 		if !g.found() {
 			if g.capped {
@@ -289,8 +349,12 @@ func (d *driver) collect(w *window, k *knowledge) {
 		}
 		r := d.races[key]
 		if r == nil {
+			rctx := d.reportCtx(ctx)
+			if rctx.Err() != nil {
+				continue
+			}
 			// one witness per location pair: the first window's
-			wit, ok := d.finishWitness(w, g.proof.schedule(g.best), g.best)
+			wit, ok := d.finishWitness(rctx, w, g.proof.schedule(g.best), g.best)
 			if !ok {
 				continue
 			}
@@ -344,7 +408,7 @@ func (d *driver) result(start time.Time, st *stream, src source) *Result {
 		res.Disagreements = []*Disagreement{}
 	}
 	s := d.tally.stats
-	s.Events, s.Threads, s.Reentrant, s.LateForks = st.n, len(src.Threads()), st.dropped, st.lateForks
+	s.Events, s.Threads, s.Reentrant = st.n, len(src.Threads()), st.dropped
 	s.Seconds = time.Since(start).Seconds()
 	s.Phases = map[string]float64{}
 	for p, t := range d.tally.phases {

@@ -146,9 +146,6 @@ type Stats struct {
 	// Reentrant counts nested acquires and their releases, which change
 	// nothing and are dropped.
 	Reentrant int64 `json:"reentrant,omitempty"`
-	// LateForks counts forks of threads that had already run; they order
-	// nothing.
-	LateForks int64 `json:"late_forks,omitempty"`
 
 	// Pairs counts conflicting pairs of different threads within a window;
 	// PrunedMHB of them are ordered by must-happen-before, PrunedLockset

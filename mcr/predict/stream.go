@@ -7,6 +7,7 @@ package predict
 // each one).
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,11 +31,14 @@ func (e *InputError) Error() string { return e.Where + ": " + e.Msg }
 type source interface {
 	Next() (program.Event, error)
 	Threads() []program.Thread
+	NumThreads() int // len(Threads()), without a copy
 	LocName(program.Loc) string
 	// Mark identifies the last event returned, for errors; WhereAt names
-	// the event of a mark (file and line, or event number).
+	// the event of a mark (file and line, or event number), LineAt the
+	// same without the file ("line 3", "event 2").
 	Mark() int64
 	WhereAt(mark int64) string
+	LineAt(mark int64) string
 	File() string
 }
 
@@ -54,6 +58,7 @@ func (s *fileSource) Next() (program.Event, error) {
 	return e, err
 }
 func (s *fileSource) Threads() []program.Thread    { return s.r.Threads() }
+func (s *fileSource) NumThreads() int              { return s.r.NumThreads() }
 func (s *fileSource) LocName(l program.Loc) string { return s.names(l) }
 func (s *fileSource) File() string                 { return s.name }
 
@@ -73,6 +78,13 @@ func (s *fileSource) WhereAt(m int64) string {
 	return fmt.Sprintf("%s: event %d", s.name, -m-1)
 }
 
+func (s *fileSource) LineAt(m int64) string {
+	if m > 0 {
+		return fmt.Sprintf("line %d", m)
+	}
+	return fmt.Sprintf("event %d", -m-1)
+}
+
 // traceSource walks a trace in memory.
 type traceSource struct {
 	t *program.Trace
@@ -87,6 +99,7 @@ func (s *traceSource) Next() (program.Event, error) {
 	return s.t.Events[s.i-1], nil
 }
 func (s *traceSource) Threads() []program.Thread    { return s.t.Threads }
+func (s *traceSource) NumThreads() int              { return len(s.t.Threads) }
 func (s *traceSource) LocName(l program.Loc) string { return s.t.LocName(l) }
 func (s *traceSource) File() string                 { return s.t.File }
 func (s *traceSource) Mark() int64                  { return int64(s.i - 1) }
@@ -97,6 +110,7 @@ func (s *traceSource) WhereAt(m int64) string {
 	}
 	return fmt.Sprintf("%s: event %d", name, m)
 }
+func (s *traceSource) LineAt(m int64) string { return fmt.Sprintf("event %d", m) }
 
 // stream is the state carried from window to window.
 type stream struct {
@@ -106,21 +120,22 @@ type stream struct {
 	n    int64 // events read so far
 	// cur is each location's value now: the traced value (value mode) or
 	// the synthetic value of its last write (reads-from mode).
-	cur       map[program.Loc]int64
-	initFn    func(program.Loc) int64 // Trace.Init of an in-memory trace, or nil
-	holder    map[program.Loc]program.ThreadID
-	depth     map[lockKey]int32                  // acquires not yet released per (thread, lock)
-	held      map[program.ThreadID][]program.Loc // locks held per thread (copy on write)
-	ran       map[program.ThreadID]bool
-	forked    map[program.ThreadID]bool
-	joined    map[program.ThreadID]bool
-	rmw       program.ThreadID // thread whose RMW write half must come next, or -1
-	eof       bool             // the last window is out
-	srcDone   bool             // the source is exhausted
-	ahead     []pending        // events read from the source but not yet added
-	mark      int64            // the source's mark of the last event added
-	dropped   int64            // nested acquires and releases dropped
-	lateForks int64            // forks of threads that had already run
+	cur    map[program.Loc]int64
+	initFn func(program.Loc) int64 // Trace.Init of an in-memory trace, or nil
+	holder map[program.Loc]program.ThreadID
+	depth  map[lockKey]int32                  // acquires not yet released per (thread, lock)
+	held   map[program.ThreadID][]program.Loc // locks held per thread (copy on write)
+	// first is the source mark of each thread's first event: a thread
+	// that already ran cannot be forked.
+	first   map[program.ThreadID]int64
+	forked  map[program.ThreadID]bool
+	joined  map[program.ThreadID]bool
+	rmw     program.ThreadID // thread whose RMW write half must come next, or -1
+	eof     bool             // the last window is out
+	srcDone bool             // the source is exhausted
+	ahead   []pending        // events read from the source but not yet added
+	mark    int64            // the source's mark of the last event added
+	dropped int64            // nested acquires and releases dropped
 }
 
 // pending is an event read ahead, with its source mark.
@@ -136,7 +151,7 @@ type lockKey struct {
 
 func newStream(src source, rf bool, size int, init func(program.Loc) int64) *stream {
 	s := &stream{src: src, rf: rf, size: size, cur: map[program.Loc]int64{}, holder: map[program.Loc]program.ThreadID{},
-		depth: map[lockKey]int32{}, held: map[program.ThreadID][]program.Loc{}, ran: map[program.ThreadID]bool{},
+		depth: map[lockKey]int32{}, held: map[program.ThreadID][]program.Loc{}, first: map[program.ThreadID]int64{},
 		forked: map[program.ThreadID]bool{}, joined: map[program.ThreadID]bool{}, rmw: -1}
 	s.initFn = init
 	return s
@@ -145,13 +160,18 @@ func newStream(src source, rf bool, size int, init func(program.Loc) int64) *str
 // next returns the next window, or nil after the last. A rest of the
 // trace of at most half a window joins the window before it (read ahead),
 // so that a trace of up to 1.5 windows is analysed whole. Errors:
-// malformed input (from the reader) or an InputError.
-func (s *stream) next() (*window, error) {
+// malformed input (from the reader), an InputError, or ctx.Err() when ctx
+// is done before the window is ready (its events are dropped).
+func (s *stream) next(ctx context.Context) (*window, error) {
 	if s.eof {
 		return nil, nil
 	}
 	b := newBuilder(s)
+	p := poll{ctx: ctx}
 	for s.size == 0 || b.real < s.size || s.rmw >= 0 {
+		if p.stop() {
+			return nil, ctx.Err()
+		}
 		e, ok, err := s.read()
 		if err != nil {
 			return nil, err
@@ -166,6 +186,9 @@ func (s *stream) next() (*window, error) {
 	}
 	if !s.eof && s.size > 0 {
 		for !s.srcDone && len(s.ahead) <= s.size/2 {
+			if p.stop() {
+				return nil, ctx.Err()
+			}
 			e, err := s.src.Next()
 			if errors.Is(err, io.EOF) {
 				s.srcDone = true
@@ -177,6 +200,9 @@ func (s *stream) next() (*window, error) {
 			s.ahead = append(s.ahead, pending{e, s.src.Mark()})
 		}
 		for s.srcDone && !s.eof {
+			if p.stop() {
+				return nil, ctx.Err()
+			}
 			e, ok, _ := s.read()
 			if !ok {
 				s.eof = true
@@ -193,7 +219,11 @@ func (s *stream) next() (*window, error) {
 	if b.real == 0 {
 		return nil, nil
 	}
-	return b.finish(), nil
+	w := b.finish(ctx)
+	if w == nil {
+		return nil, ctx.Err()
+	}
+	return w, nil
 }
 
 // read returns the next event (read ahead or from the source), false
@@ -244,23 +274,37 @@ func (s *stream) add(b *builder, e program.Event) error {
 	if e.Is(program.RMW) {
 		s.rmw = th
 	}
-	s.ran[th] = true
+	if _, ok := s.first[th]; !ok {
+		s.first[th] = s.mark
+	}
 	lockset := s.held[th]
 	switch e.Kind {
-	case program.Fork:
+	case program.Fork, program.Join:
+		// The readers check the other thread; a trace in memory may name
+		// any number.
 		c := program.ThreadID(e.Value)
-		if s.forked[c] {
+		if c < 0 || int(c) >= s.src.NumThreads() {
+			return s.errorf("%s %ss thread number %d, which does not exist", name(th), e.Kind, e.Value)
+		}
+		if c == th {
+			return s.errorf("%s %ss itself", name(th), e.Kind)
+		}
+		if e.Kind == program.Join {
+			s.joined[c] = true
+			break
+		}
+		switch m, ran := s.first[c]; {
+		case s.forked[c]:
 			return s.errorf("%s forks %s a second time", name(th), name(c))
+		case s.joined[c]:
+			return s.errorf("%s forks %s after it was joined", name(th), name(c))
+		case ran:
+			// A thread starts at its fork: events of the child before it
+			// are no execution (and the fork would order nothing).
+			return s.errorf("%s forks %s, but %s has events before the fork (the first at %s): a thread's events must come after its fork",
+				name(th), name(c), name(c), s.src.LineAt(m))
 		}
 		s.forked[c] = true
-		if s.ran[c] {
-			// The child ran before its fork (hand-made and filtered traces
-			// have this): the fork orders nothing.
-			e.Value = -1
-			s.lateForks++
-		}
-	case program.Join:
-		s.joined[program.ThreadID(e.Value)] = true
 	case program.Acquire:
 		k := lockKey{th, e.Loc}
 		if h, ok := s.holder[e.Loc]; ok && h != th {

@@ -10,6 +10,7 @@ package predict
 // The other shortcuts work pair by pair (cone.go).
 
 import (
+	"context"
 	"slices"
 
 	"mcr/program"
@@ -94,13 +95,18 @@ func (f *frontier) all(fn func(a, b int32)) {
 
 // sweep reports the conflicting pairs co-enabled at some point of the
 // window's own order, with the trace prefix as proof; it returns how many.
-func (w *window) sweep(k *knowledge) int64 {
+// It stops early when ctx is done.
+func (w *window) sweep(ctx context.Context, k *knowledge) int64 {
+	pl := poll{ctx: ctx}
 	f := newFrontier(w)
 	var found int64
 	prefix := int32(0)
 	report := func(a, b int32) { found++; k.race(a, b, proof{prefix: prefix}) }
 	f.all(report)
 	for i := range w.t.Events {
+		if pl.stop() {
+			break
+		}
 		prefix = int32(i) + 1
 		th, child := f.exec(int32(i))
 		f.pairs(th, -1, report)

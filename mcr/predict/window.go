@@ -16,6 +16,7 @@ package predict
 // but are never race candidates and are reported with event number -1.
 
 import (
+	"context"
 	"slices"
 
 	"mcr/program"
@@ -151,8 +152,9 @@ func (b *builder) push(e program.Event, global int64, orig int32, lockset []prog
 	w.site = append(w.site, site)
 }
 
-// finish completes the window's trace and computes its tables.
-func (b *builder) finish() *window {
+// finish completes the window's trace and computes its tables; nil if ctx
+// is done first.
+func (b *builder) finish(ctx context.Context) *window {
 	w, src := b.w, b.s.src
 	w.t.Threads = src.Threads()
 	w.t.File = src.File()
@@ -168,12 +170,17 @@ func (b *builder) finish() *window {
 	for l, th := range b.heldStart {
 		w.heldStart[l] = heldLock{th, -1}
 	}
-	w.prepare()
+	if !w.prepare(ctx) {
+		return nil
+	}
 	return w
 }
 
-func (w *window) prepare() {
+// prepare computes the window's tables; false if ctx is done first (the
+// tables are then unusable).
+func (w *window) prepare(ctx context.Context) bool {
 	t := w.t
+	pl := poll{ctx: ctx}
 	n := len(t.Events)
 	w.pos = t.Index()
 	if len(w.pos) < len(t.Threads) {
@@ -195,6 +202,9 @@ func (w *window) prepare() {
 		w.heldStart = map[program.Loc]heldLock{}
 	}
 	for i := range t.Events {
+		if pl.stop() {
+			return false
+		}
 		e := &t.Events[i]
 		p := int32(i)
 		w.relOf[i] = -1
@@ -241,13 +251,17 @@ func (w *window) prepare() {
 	if w.values {
 		w.same, w.readInit = make([][]int32, n), make([]bool, n)
 		for i := range t.Events {
+			if pl.stop() {
+				return false
+			}
 			if e := &t.Events[i]; e.Kind == program.Read {
 				w.same[i] = w.wval[locValue{e.Loc, e.Value}]
 				w.readInit[i] = t.InitValue(e.Loc) == e.Value
 			}
 		}
 	}
-	w.fc = newForced(w)
+	w.fc = newForced(w, &pl)
+	return w.fc != nil
 }
 
 // step describes event p for reports.

@@ -20,6 +20,7 @@ package predict
 // holds 0 (the goal value) at its location.
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -49,8 +50,9 @@ func (g goal) targets() []int32 {
 
 // checkWitness replays sched over t and checks that it shows g (see the
 // file comment). It returns the schedule as positions of t.Events, or the
-// first violation.
-func checkWitness(t *program.Trace, sched program.Schedule, g goal) ([]int32, error) {
+// first violation, or ctx.Err() if ctx is done before the check is.
+func checkWitness(ctx context.Context, t *program.Trace, sched program.Schedule, g goal) ([]int32, error) {
+	pl := poll{ctx: ctx}
 	pos := t.Index()
 	nth := len(t.Threads)
 	if len(pos) > nth {
@@ -62,6 +64,9 @@ func checkWitness(t *program.Trace, sched program.Schedule, g goal) ([]int32, er
 		forkOf[i] = -1
 	}
 	for i := range t.Events {
+		if pl.stop() {
+			return nil, ctx.Err()
+		}
 		if e := &t.Events[i]; e.Kind == program.Fork && e.Value >= 0 && int(e.Value) < nth {
 			forkOf[e.Value] = int32(i)
 		}
@@ -81,9 +86,16 @@ func checkWitness(t *program.Trace, sched program.Schedule, g goal) ([]int32, er
 	if !sameSet(tail, g.targets()) {
 		return nil, fmt.Errorf("witness check: the last steps are not the targets")
 	}
-	r := &replayer{t: t, pos: pos, forkOf: forkOf, next: make([]int32, nth), holder: heldAtStart(t),
+	held, err := heldAtStart(&pl, t)
+	if err != nil {
+		return nil, err
+	}
+	r := &replayer{t: t, pos: pos, forkOf: forkOf, next: make([]int32, nth), holder: held,
 		mem: map[program.Loc]int64{}, pending: map[program.Loc]program.ThreadID{}}
 	for k, p := range body {
+		if pl.stop() {
+			return nil, ctx.Err()
+		}
 		if err := r.exec(p); err != nil {
 			return nil, fmt.Errorf("witness check: step %d (%s): %v", k, t.Describe(int(p)), err)
 		}
@@ -112,10 +124,13 @@ func checkWitness(t *program.Trace, sched program.Schedule, g goal) ([]int32, er
 // heldAtStart returns the locks held when t begins: a thread whose first
 // operation on a lock releases it holds it (a window of a longer trace
 // starts inside the critical section).
-func heldAtStart(t *program.Trace) map[program.Loc]program.ThreadID {
+func heldAtStart(pl *poll, t *program.Trace) (map[program.Loc]program.ThreadID, error) {
 	held := map[program.Loc]program.ThreadID{}
 	seen := map[lockKey]bool{}
 	for i := range t.Events {
+		if pl.stop() {
+			return nil, pl.ctx.Err()
+		}
 		e := &t.Events[i]
 		if !e.Kind.IsLock() || e.Kind == program.LockFail {
 			continue
@@ -126,7 +141,7 @@ func heldAtStart(t *program.Trace) map[program.Loc]program.ThreadID {
 		}
 		seen[k] = true
 	}
-	return held
+	return held, nil
 }
 
 func sameSet(a, b []int32) bool {
@@ -212,8 +227,10 @@ func (r *replayer) exec(p int32) error {
 // read-modify-writes and, of two needed critical sections of a lock, the
 // release of the earlier one; recursively. Order is kept. Removing the rest
 // changes no read's write and frees no lock a kept acquire waits for.
-func (w *window) trim(sched []int32, g goal) []int32 {
+// False if ctx is done first.
+func (w *window) trim(ctx context.Context, sched []int32, g goal) ([]int32, bool) {
 	ev := w.t.Events
+	pl := poll{ctx: ctx}
 	order := make(map[int32]int32, len(sched))
 	for k, p := range sched {
 		order[p] = int32(k)
@@ -229,6 +246,9 @@ func (w *window) trim(sched []int32, g goal) []int32 {
 	lastWrite := map[program.Loc]int32{}
 	source := make(map[int32]int32) // read -> write it reads from in the schedule
 	for _, p := range sched {
+		if pl.stop() {
+			return nil, false
+		}
 		switch e := &ev[p]; e.Kind {
 		case program.Read:
 			if s, ok := lastWrite[e.Loc]; ok {
@@ -243,6 +263,9 @@ func (w *window) trim(sched []int32, g goal) []int32 {
 	}
 	for {
 		for len(work) > 0 {
+			if pl.stop() {
+				return nil, false
+			}
 			p := work[len(work)-1]
 			work = work[:len(work)-1]
 			w.preds(p, push)
@@ -258,6 +281,9 @@ func (w *window) trim(sched []int32, g goal) []int32 {
 		// Of the needed sections of each lock, all but the last released.
 		sections := map[program.Loc][]int32{}
 		for _, p := range sched {
+			if pl.stop() {
+				return nil, false
+			}
 			if in[p] && ev[p].Kind == program.Acquire && !g.isTarget(p) {
 				sections[ev[p].Loc] = append(sections[ev[p].Loc], p)
 			}
@@ -277,7 +303,7 @@ func (w *window) trim(sched []int32, g goal) []int32 {
 			out = append(out, p)
 		}
 	}
-	return append(out, sched[len(sched)-len(g.targets()):]...)
+	return append(out, sched[len(sched)-len(g.targets()):]...), true
 }
 
 // preds calls push on p's immediate MHB predecessors: the previous event

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func TestCheckWitness(t *testing.T) {
 		{"unknown event", program.Schedule{{Thread: 1, Index: 9}}, readGoal(9, 0), "no event"},
 	}
 	for _, c := range cases {
-		_, err := checkWitness(tr, c.sched, c.g)
+		_, err := checkWitness(context.Background(), tr, c.sched, c.g)
 		switch {
 		case c.err == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)
@@ -82,20 +83,20 @@ func TestCheckWitness(t *testing.T) {
 func TestTrim(t *testing.T) {
 	tr := checkerTrace()
 	w := &window{t: tr}
-	w.prepare()
+	w.prepare(context.Background())
 	full := []int32{0, 1, 2, 3, 4, 5, 6, 7, 9}
-	got := w.trim(full, raceGoal(7, 9))
+	got, _ := w.trim(context.Background(), full, raceGoal(7, 9))
 	// T1 needs T0's write of x (its read returns 1), which needs T0's
 	// section, whose release T1's acquire waits for: nothing can go.
 	if len(got) != len(full) {
 		t.Errorf("trim %v -> %v", full, got)
 	}
 	// T0's write of y is not needed for T1's read of x.
-	got = w.trim([]int32{0, 1, 2, 3, 9, 4, 5}, readGoal(5, 1))
+	got, _ = w.trim(context.Background(), []int32{0, 1, 2, 3, 9, 4, 5}, readGoal(5, 1))
 	if want := []int32{0, 1, 2, 3, 4, 5}; !equal(got, want) {
 		t.Errorf("trim read: %v, want %v", got, want)
 	}
-	if _, err := checkWitness(tr, w.ids(got), readGoal(5, 1)); err != nil {
+	if _, err := checkWitness(context.Background(), tr, w.ids(got), readGoal(5, 1)); err != nil {
 		t.Error(err)
 	}
 }

@@ -40,7 +40,10 @@
 // same name. Trace.LocName gives the text as written. Nothing is marked
 // Atomic. Events of a thread get indices 0, 1, 2, ... in file order; since
 // recorded traces are filtered, events before a thread's begin or after its
-// end are accepted as they are.
+// end are accepted as they are. So are events of a thread before its fork
+// (focs-lab's crd-sample_trace2 has them): reading is about the format;
+// whether a trace is an execution is for its user to judge (mcr/predict
+// rejects this one).
 //
 // Format "" detects the format from the first non-empty line: "{" starts
 // JSON, a "|" means STD, a first field naming a value-format kind means the

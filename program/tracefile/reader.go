@@ -253,6 +253,10 @@ func (r *Reader) Meta() Meta {
 // add threads and set the Parent of known ones.
 func (r *Reader) Threads() []program.Thread { return append([]program.Thread(nil), r.threads...) }
 
+// NumThreads returns the number of threads in the table so far (Threads
+// without the copy).
+func (r *Reader) NumThreads() int { return len(r.threads) }
+
 // LocNames returns a function naming every location read so far and later:
 // the variable or lock text as written, "#n" for a number never read.
 func (r *Reader) LocNames() func(program.Loc) string { return r.locs.name }
