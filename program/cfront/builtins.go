@@ -2,6 +2,7 @@ package cfront
 
 import (
 	"fmt"
+	"math"
 
 	"mcr/program"
 )
@@ -78,6 +79,9 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		return true
 	case bExit:
 		v := args[0]
+		for i := len(th.frames) - 1; i > 0; i-- {
+			x.releaseFrame(&th.frames[i])
+		}
 		th.frames = th.frames[:1]
 		x.ret(th, v)
 		return true
@@ -117,9 +121,21 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 	case bMalloc, bCalloc:
 		size := args[0]
 		if in.a == bCalloc {
-			size *= args[1]
+			n, m := args[0], args[1]
+			switch {
+			case n < 0 || m < 0:
+				size = min(n, m)
+			case m != 0 && n > math.MaxInt64/m:
+				size = math.MaxInt64 // beyond every limit, not a wrapped small size
+			default:
+				size = n * m
+			}
 		}
-		return result(x.alloc(th, size, kHeap))
+		p := x.alloc(th, size, kHeap, "")
+		if p == 0 {
+			return true
+		}
+		return result(p)
 	case bFree:
 		p := args[0]
 		if p == 0 {
@@ -131,10 +147,10 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			return true
 		}
 		if o.kind != kHeap || offOf(p) != 0 {
-			x.fail(th, program.RuntimeError, "free of %s, which is not the start of a heap block", x.p.objName(id))
+			x.fail(th, program.RuntimeError, "free of %s, which is not the start of a heap block", x.objName(id, o))
 			return true
 		}
-		o.freed = true
+		x.release(o)
 		return result(0)
 	case bAtomicBegin:
 		if th.atomicN > 0 {
@@ -207,11 +223,17 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		push(x.threads[e.Value].ret)
 	case bAtomicLoad:
 		o, off := x.resolve(th, args[0], int(in.w))
+		if o == nil {
+			return // freed since the event became pending
+		}
 		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
 		x.emit(th, program.Read, e.Flags, e.Loc, v, e.Pos)
 		push(v)
 	case bAtomicStore:
 		o, off := x.resolve(th, args[0], int(in.w))
+		if o == nil {
+			return // freed since the event became pending
+		}
 		store(o.data[off:], in.w, e.Value)
 		if in.flag&fPtr != 0 {
 			x.escape(e.Value)
@@ -220,6 +242,9 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		push(0)
 	case bAtomicCAS:
 		o, off := x.resolve(th, args[0], int(in.w))
+		if o == nil {
+			return // freed since the event became pending
+		}
 		old := load(o.data[off:], in.w, in.flag&fSigned != 0)
 		exp, des := conv(args[1], in.w, in.flag&fSigned != 0), conv(args[2], in.w, in.flag&fSigned != 0)
 		x.arg = exp
@@ -237,6 +262,9 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		push(0)
 	default: // read-modify-writes
 		o, off := x.resolve(th, args[0], int(in.w))
+		if o == nil {
+			return // freed since the event became pending
+		}
 		signed := in.flag&fSigned != 0
 		old := load(o.data[off:], in.w, signed)
 		v := args[1]
@@ -276,7 +304,11 @@ func (x *execution) cString(p int64) string {
 	if id == 0 || id&dynBit != 0 || int(id) >= len(x.statics) {
 		return "?"
 	}
-	b := x.statics[id].data[offOf(p):]
+	data, off := x.statics[id].data, int(offOf(p))
+	if off < 0 || off > len(data) {
+		return "?"
+	}
+	b := data[off:]
 	for i, c := range b {
 		if c == 0 {
 			return string(b[:i])

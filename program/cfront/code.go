@@ -24,6 +24,8 @@ const (
 	opGetLocal // push slots[a]
 	opSetLocal // slots[a] = pop
 	opAddrObj  // push pointer to static object a + k
+	// opAddrFrame pushes a pointer to byte k of frame variable a of the
+	// current call (each address-taken or aggregate local is its own object)
 	opAddrFrame
 	opLoad  // addr -> value; w bytes, fSigned; an event if the object is shared
 	opStore // addr value -> (value if fKeep); an event if the object is shared
@@ -50,6 +52,10 @@ const (
 	opLNot
 	opBool
 	opPtrDiff // a b -> (a-b)/k, checks same object
+	// opPtrAdd: ptr i -> ptr + i*k (ptr - i*k with fNeg); the result stays
+	// in ptr's object, and leaving it by more than the offset range is a
+	// runtime error instead of a pointer into a neighbouring object
+	opPtrAdd
 	opJmp
 	opJz
 	opJnz
@@ -69,6 +75,7 @@ const (
 	fPtr          // the stored value is a pointer: a stack object it points to escapes
 	fDeref        // the loaded value is dereferenced (null-read property)
 	fNullOK       // a store to a null address is skipped (pthread_join's retval)
+	fNeg          // opPtrAdd subtracts
 )
 
 type instr struct {
@@ -85,20 +92,31 @@ type function struct {
 	name    string
 	entry   int32 // first instruction
 	nparams int
-	nslots  int   // register slots (params first)
-	frame   int64 // size of the frame object holding address-taken and aggregate locals; 0 = none
-	params  []paramCopy
-	atomic  bool // __VERIFIER_atomic_*: runs holding the atomic-section lock
-	void    bool
-	defined bool
-	pos     program.Pos
-	objID   uint32 // static object standing for the function's address
+	nslots  int // register slots (params first)
+	// frameVars are the address-taken and aggregate locals: each call
+	// allocates one object per variable, so that an access out of one
+	// variable is out of bounds instead of landing in its neighbour
+	frameVars []frameVar
+	params    []paramCopy
+	atomic    bool // __VERIFIER_atomic_*: runs holding the atomic-section lock
+	void      bool
+	defined   bool
+	pos       program.Pos
+	objID     uint32 // static object standing for the function's address
 }
 
-// paramCopy moves parameter slot to frame offset at function entry (address-taken parameters).
+// frameVar is a local that lives in memory: its name for messages
+// ("main.a") and its size in bytes.
+type frameVar struct {
+	name string
+	size int64
+}
+
+// paramCopy moves parameter slot to frame variable v at function entry
+// (address-taken parameters).
 type paramCopy struct {
 	slot int
-	off  int64
+	v    int
 	w    uint8
 }
 

@@ -49,8 +49,8 @@ type compiler struct {
 }
 
 type local struct {
-	slot  int   // register slot, or -1
-	off   int64 // frame offset when slot < 0
+	slot  int // register slot, or -1
+	fv    int // frame variable when slot < 0
 	typ   cc.Type
 	atom  bool
 	param bool
@@ -287,7 +287,9 @@ func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {
 func (c *compiler) checkType(n cc.Node, t cc.Type) {
 	switch t.Kind() {
 	case cc.Array:
-		c.checkType(n, t.(*cc.ArrayType).Elem())
+		at := t.(*cc.ArrayType)
+		c.checkArraySize(at)
+		c.checkType(n, at.Elem())
 	case cc.Struct:
 		if st, ok := t.(*cc.StructType); ok {
 			for i := 0; i < st.NumFields(); i++ {
@@ -303,6 +305,28 @@ func (c *compiler) checkType(n cc.Node, t cc.Type) {
 		c.unsupported(n, "floating-point type "+t.String())
 	case cc.Int128, cc.UInt128:
 		c.unsupported(n, "128-bit integer type")
+	}
+}
+
+// checkArraySize rejects an array type whose size expression is not a
+// usable integer or whose size does not fit one object. cc/v4 lets some
+// through: a size that is a string, or whose value or byte size overflows
+// int64, gives an incomplete or 0-byte array, and then bogus out-of-bounds
+// findings. Variable-length arrays are left to the callers, which name the
+// variable.
+func (c *compiler) checkArraySize(at *cc.ArrayType) {
+	e := at.SizeExpression()
+	if e == nil {
+		return // [] with an initialiser, extern or flexible array member
+	}
+	if !cc.IsIntegerType(e.Type()) {
+		c.errorf(e, "array size %s is not an integer", srcText(e))
+	}
+	if v, ok := e.Value().(cc.UInt64Value); ok && int64(v) < 0 {
+		c.errorf(e, "array size %s = %d is too large (at most %d bytes per object)", srcText(e), uint64(v), maxObject)
+	}
+	if n, es := at.Len(), at.Elem().Size(); n >= 0 && es > 0 && n > maxObject/es {
+		c.errorf(e, "array of %d elements of %d bytes is too large (at most %d bytes per object)", n, es, maxObject)
 	}
 }
 
@@ -347,10 +371,10 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 			fn.nparams++
 			lv := &local{slot: slot, typ: t, param: true, atom: isAtomicDecl(pd.Declarator)}
 			if pd.Declarator.AddressTaken() {
-				lv.off = c.frameAlloc(t)
+				lv.fv = c.frameAlloc(pd.Declarator, t, pd.Declarator.Name())
 				lv.slot = -1
 				w, _ := c.scalar(pd.Declarator, t)
-				fn.params = append(fn.params, paramCopy{slot: slot, off: lv.off, w: w})
+				fn.params = append(fn.params, paramCopy{slot: slot, v: lv.fv, w: w})
 			}
 			c.vars[pd.Declarator] = lv
 		}
@@ -379,22 +403,18 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 	}
 }
 
-// frameAlloc reserves room for a value of type t in the current frame.
-func (c *compiler) frameAlloc(t cc.Type) int64 {
-	align := int64(t.Align())
-	if align < 1 {
-		align = 1
-	}
-	off := (c.fn.frame + align - 1) / align * align
+// frameAlloc adds a memory-resident local of type t to the current
+// function and returns its frame variable index.
+func (c *compiler) frameAlloc(n cc.Node, t cc.Type, name string) int {
 	size := t.Size()
 	if size <= 0 {
 		size = 1
 	}
-	if off+size > maxObject {
-		c.unsupported(nil, fmt.Sprintf("locals of %s need %d bytes (at most %d)", c.fn.name, off+size, maxObject))
+	if size > maxObject {
+		c.unsupported(n, fmt.Sprintf("local %s of %s needs %d bytes (at most %d)", name, c.fn.name, size, maxObject))
 	}
-	c.fn.frame = off + size
-	return off
+	c.fn.frameVars = append(c.fn.frameVars, frameVar{name: c.fn.name + "." + name, size: size})
+	return len(c.fn.frameVars) - 1
 }
 
 func (c *compiler) newTemp() int {
@@ -491,7 +511,7 @@ func (c *compiler) localDecl(d *cc.Declaration) {
 		lv := &local{slot: -1, typ: t, atom: isAtomicDecl(decl)}
 		agg := t.Kind() == cc.Array || t.Kind() == cc.Struct || t.Kind() == cc.Union
 		if agg || decl.AddressTaken() {
-			lv.off = c.frameAlloc(t)
+			lv.fv = c.frameAlloc(decl, t, decl.Name())
 		} else {
 			lv.slot = c.newTemp()
 		}
@@ -505,10 +525,10 @@ func (c *compiler) localDecl(d *cc.Declaration) {
 			continue
 		}
 		if agg {
-			c.emit(instr{op: opAddrFrame, k: lv.off})
+			c.emit(instr{op: opAddrFrame, a: int32(lv.fv)})
 			c.emit(instr{op: opZero, k: t.Size()})
 		}
-		c.initMem(func(off int64) { c.emit(instr{op: opAddrFrame, k: lv.off + off}) }, t, idl.Initializer, 0)
+		c.initMem(func(off int64) { c.emit(instr{op: opAddrFrame, a: int32(lv.fv), k: off}) }, t, idl.Initializer, 0)
 	}
 }
 

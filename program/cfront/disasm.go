@@ -10,7 +10,7 @@ var opNames = map[opcode]string{
 	opAddrObj: "addrobj", opAddrFrame: "addrframe", opLoad: "load", opStore: "store", opStorePost: "storepost",
 	opConv: "conv", opAdd: "add", opSub: "sub", opMul: "mul", opDiv: "div", opMod: "mod", opAnd: "and", opOr: "or",
 	opXor: "xor", opShl: "shl", opShr: "shr", opEq: "eq", opNe: "ne", opLt: "lt", opLe: "le", opGt: "gt", opGe: "ge",
-	opNeg: "neg", opCpl: "cpl", opLNot: "lnot", opBool: "bool", opPtrDiff: "ptrdiff", opJmp: "jmp", opJz: "jz",
+	opNeg: "neg", opCpl: "cpl", opLNot: "lnot", opBool: "bool", opPtrDiff: "ptrdiff", opPtrAdd: "ptradd", opJmp: "jmp", opJz: "jz",
 	opJnz: "jnz", opCall: "call", opCallInd: "callind", opRet: "ret", opBuiltin: "builtin", opZero: "zero", opTrap: "trap",
 }
 

@@ -353,7 +353,7 @@ func (c *compiler) lvalue(e cc.ExpressionNode) lv {
 				if l.slot >= 0 {
 					return lv{slot: l.slot, typ: l.typ, atom: l.atom}
 				}
-				c.emit(instr{op: opAddrFrame, k: l.off})
+				c.emit(instr{op: opAddrFrame, a: int32(l.fv)})
 				return lv{slot: -1, typ: l.typ, atom: l.atom}
 			}
 			if id, ok := c.locals[d]; ok {
@@ -394,11 +394,7 @@ func (c *compiler) lvalue(e cc.ExpressionNode) lv {
 			}
 			c.ptrValue(a)
 			c.exprTo(i, c.ast.Long)
-			if sz := elemSize(a.Type()); sz != 1 {
-				c.emit(instr{op: opPush, k: sz})
-				c.emit(instr{op: opMul})
-			}
-			c.emit(instr{op: opAdd})
+			c.emit(instr{op: opPtrAdd, k: elemSize(a.Type()), pos: toPos(x)})
 			return lv{slot: -1, typ: x.Type(), atom: isAtomicType(x.Type())}
 		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
 			f := x.Field()
@@ -512,23 +508,15 @@ func (c *compiler) additive(x *cc.AdditiveExpression) {
 		c.emit(instr{op: opPtrDiff, k: elemSize(ta), pos: toPos(x)})
 	case isPtr(ta):
 		c.expr(a)
-		c.scaled(b, elemSize(ta))
-		c.emit(instr{op: op})
-	case isPtr(tb):
-		c.scaled(a, elemSize(tb))
+		c.exprTo(b, c.ast.Long)
+		c.emit(instr{op: opPtrAdd, k: elemSize(ta), flag: flagIf(op == opSub, fNeg), pos: toPos(x)})
+	case isPtr(tb): // i + p
+		c.exprTo(a, c.ast.Long)
 		c.expr(b)
-		c.emit(instr{op: op})
+		c.emit(instr{op: opSwap})
+		c.emit(instr{op: opPtrAdd, k: elemSize(tb), pos: toPos(x)})
 	default:
 		c.arith(x, op, a, b)
-	}
-}
-
-// scaled pushes integer e multiplied by size (pointer arithmetic).
-func (c *compiler) scaled(e cc.ExpressionNode, size int64) {
-	c.exprTo(e, c.ast.Long)
-	if size != 1 {
-		c.emit(instr{op: opPush, k: size})
-		c.emit(instr{op: opMul})
 	}
 }
 
@@ -626,8 +614,8 @@ func (c *compiler) assign(x *cc.AssignmentExpression) {
 		op = opOr
 	}
 	if isPtr(t) {
-		c.scaled(rhs, elemSize(t))
-		c.emit(instr{op: op})
+		c.exprTo(rhs, c.ast.Long)
+		c.emit(instr{op: opPtrAdd, k: elemSize(t), flag: flagIf(op == opSub, fNeg), pos: toPos(x)})
 	} else {
 		// compute in the promoted common type, then convert back
 		ct := cc.UsualArithmeticConversions(cc.IntegerPromotion(t), cc.IntegerPromotion(c.rtype(rhs)))
@@ -738,12 +726,17 @@ func (c *compiler) unary(x *cc.UnaryExpression) {
 // incDec compiles ++/-- (prefix when post is false).
 func (c *compiler) incDec(e cc.ExpressionNode, inc, post bool, n cc.Node) {
 	t := e.Type()
-	step := int64(1)
-	if isPtr(t) {
-		step = elemSize(t)
-	}
-	if !inc {
-		step = -step
+	// step adds or subtracts one (one element for pointers) to the value on the stack
+	step := func() {
+		c.emit(instr{op: opPush, k: 1})
+		switch {
+		case isPtr(t):
+			c.emit(instr{op: opPtrAdd, k: elemSize(t), flag: flagIf(!inc, fNeg), pos: toPos(n)})
+		case inc:
+			c.emit(instr{op: opAdd})
+		default:
+			c.emit(instr{op: opSub})
+		}
 	}
 	w, s := c.scalar(n, t)
 	l := c.lvalue(e)
@@ -752,8 +745,7 @@ func (c *compiler) incDec(e cc.ExpressionNode, inc, post bool, n cc.Node) {
 		if post {
 			c.emit(instr{op: opDup})
 		}
-		c.emit(instr{op: opPush, k: step})
-		c.emit(instr{op: opAdd})
+		step()
 		c.emit(instr{op: opConv, w: w, flag: flagIf(s, fSigned)})
 		if post {
 			c.emit(instr{op: opSetLocal, a: int32(l.slot)})
@@ -768,8 +760,7 @@ func (c *compiler) incDec(e cc.ExpressionNode, inc, post bool, n cc.Node) {
 	if post {
 		c.emit(instr{op: opDup}) // addr old old
 	}
-	c.emit(instr{op: opPush, k: step})
-	c.emit(instr{op: opAdd})
+	step()
 	c.emit(instr{op: opConv, w: w, flag: flagIf(s, fSigned)})
 	f := flagIf(s, fSigned) | flagIf(l.atom, fAtomic)
 	if post {

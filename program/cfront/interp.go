@@ -52,7 +52,7 @@ func (x *execution) run(th *thread) {
 		case opAddrObj:
 			th.stack = append(st, mkPtr(uint32(in.a), in.k))
 		case opAddrFrame:
-			th.stack = append(st, th.frames[len(th.frames)-1].frameObj+in.k)
+			th.stack = append(st, mkPtr(objOf(th.frames[len(th.frames)-1].frameObj)+uint32(in.a), in.k))
 		case opLoad:
 			o, off := x.resolve(th, st[n-1], int(in.w))
 			if o == nil {
@@ -186,6 +186,13 @@ func (x *execution) run(th *thread) {
 			}
 			st[n-2] = (a - b) / in.k
 			th.stack = st[:n-1]
+		case opPtrAdd:
+			p, ok := x.ptrAdd(th, in, st[n-2], st[n-1])
+			if !ok {
+				return
+			}
+			st[n-2] = p
+			th.stack = st[:n-1]
 		case opJmp:
 			th.pc = in.a
 			continue
@@ -252,6 +259,33 @@ func (x *execution) run(th *thread) {
 		}
 		th.pc++
 	}
+}
+
+// ptrOffsetLimit bounds the offsets pointer arithmetic can reach: the
+// signed 32-bit offset of the pointer layout (objOf).
+const ptrOffsetLimit = 1 << 31
+
+// ptrAdd computes p + i*in.k (p - i*in.k with fNeg) for opPtrAdd. The
+// result keeps p's object; an offset beyond the pointer layout's range
+// (more than 2 GiB outside an object of at most maxObject bytes) is
+// reported as a runtime error, since it would name another object.
+func (x *execution) ptrAdd(th *thread, in *instr, p, i int64) (int64, bool) {
+	if i == 0 {
+		return p, true
+	}
+	if in.flag&fNeg != 0 {
+		i = -i
+	}
+	off, k := int64(offOf(p)), max(in.k, 1)
+	// |i*k| <= 2^32 first, so that neither the product nor the sum overflows
+	const lim = 2 * ptrOffsetLimit
+	if i > lim/k || i < -lim/k || off+i*k < -ptrOffsetLimit || off+i*k >= ptrOffsetLimit {
+		id := objOf(p)
+		x.fail(th, program.RuntimeError, "pointer arithmetic out of range: %d elements of %d bytes from offset %d of %s",
+			i, k, off, x.objName(id, x.object(id)))
+		return 0, false
+	}
+	return mkPtr(objOf(p), off+i*k), true
 }
 
 // storeAddr finds the address operand of a store: under the value, or for
@@ -324,12 +358,20 @@ func (x *execution) fire(th *thread) {
 	n := len(st)
 	switch in.op {
 	case opLoad:
+		// Resolve again: another thread may have freed the object, or
+		// ended the call owning it, since the access became pending.
 		o, off := x.resolve(th, st[n-1], int(in.w))
+		if o == nil {
+			return
+		}
 		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
 		x.emit(th, program.Read, th.pend.Flags, th.pend.Loc, v, th.pend.Pos)
 		st[n-1] = v
 	case opStore, opStorePost:
 		o, off := x.resolve(th, storeAddr(in, st), int(in.w))
+		if o == nil {
+			return
+		}
 		x.emit(th, program.Write, th.pend.Flags, th.pend.Loc, th.pend.Value, th.pend.Pos)
 		x.doStore(th, in, o, off)
 	case opBuiltin:

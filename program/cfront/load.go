@@ -6,9 +6,16 @@
 // Shared memory is globals and heap blocks: every access to them is an event
 // at scalar granularity, like Nidhugg's loads and stores after mem2reg.
 // Locals whose address is never taken live in registers and produce no
-// events; address-taken and aggregate locals live in a frame block that is
-// private to its thread until a pointer to it is passed to another thread or
-// stored in shared memory.
+// events; each address-taken or aggregate local lives in a block of its own
+// (so that an access out of one is out of bounds), private to its thread
+// until a pointer to it is passed to another thread or stored in shared
+// memory.
+//
+// Limits of the interpreter (threads, allocations per thread, object and
+// heap sizes, steps between events) end an execution as program.Bounded,
+// never as a finding: the exploration is then incomplete. Input the C parser
+// cannot survive (brackets nested more than 1000 deep, #include cycles) is
+// refused with its position.
 //
 // The front end puts its own <pthread.h>, <stdatomic.h> and <assert.h> first
 // on the include path, mapping each operation to one builtin of the
@@ -22,8 +29,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -103,13 +110,30 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 		}
 		fmt.Fprintf(&defs, "#define %s %s\n", k, v)
 	}
+	var files map[string]*sourceFile
+	preprocessing := true
 	defer func() {
 		// cc/v4 is robust, but a front end must never take the process down
-		// on bad input: turn any internal failure into an error.
+		// on bad input: turn any internal failure into an error. An include
+		// cycle that include guards should have stopped makes cc/v4's
+		// preprocessor panic once its expansion limit stops it: name the
+		// cycle.
 		if r := recover(); r != nil {
 			p, err = nil, fmt.Errorf("%s: internal error while compiling: %v", name, r)
+			if files != nil && preprocessing {
+				if cyc := includeCycle(name, files, true); cyc != nil {
+					err = cyc
+				}
+			}
 		}
 	}()
+	// cc/v4 overflows the Go stack on deep nesting (fatal, beyond recover)
+	// and loops on #include cycles: refuse cycles first, with file and line;
+	// the nesting is measured while preprocessing, before parsing.
+	files = scanSources(name, src, opts.IncludePaths)
+	if err := includeCycle(name, files, false); err != nil {
+		return nil, err
+	}
 	sources := func() []cc.Source {
 		return []cc.Source{
 			{Name: "<predefined>", Value: cfg.Predefined},
@@ -123,10 +147,20 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 		}
 	}
 	// Preprocessing errors (a missing header) first: after one, cc/v4's
-	// parser can loop at the end of input (also found by FuzzLoad).
-	if err := cc.Preprocess(cfg, sources(), io.Discard); err != nil {
+	// parser can loop at the end of input (also found by FuzzLoad). The
+	// output is only checked for nesting that macros built.
+	if err := cc.Preprocess(cfg, sources(), &nestingWriter{}); err != nil {
+		if errors.Is(err, errTooDeep) {
+			return nil, tooDeep(name, files)
+		}
+		if strings.Contains(err.Error(), "expansion limit") {
+			if cyc := includeCycle(name, files, true); cyc != nil {
+				return nil, cyc
+			}
+		}
 		return nil, tidyError(err)
 	}
+	preprocessing = false
 	ast, err := cc.Translate(cfg, sources())
 	if err != nil {
 		return nil, tidyError(err)
@@ -146,11 +180,56 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	return p, nil
 }
 
-// tidyError keeps the first few lines of a cc error list.
+// tidyError turns cc/v4's error list into user-facing lines: each names a
+// position and what is wrong. It drops cc/v4's Go source positions
+// ("(check.go:5317:check:)"), its position-less "TODO ..." notes and the
+// errors that only follow from an earlier one ("<invalid type>"), words Go
+// library errors in C terms, and keeps the first few lines.
 func tidyError(err error) error {
-	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	var lines, followUps []string
+	for _, l := range strings.Split(strings.TrimSpace(err.Error()), "\n") {
+		l = strings.TrimSpace(goOrigin.ReplaceAllString(l, ""))
+		if m := todoAt.FindStringSubmatch(l); m != nil {
+			l = m[1] + ": construct the C parser cannot check"
+		}
+		switch {
+		case l == "" || strings.HasPrefix(l, "TODO"):
+			continue
+		case strings.Contains(l, "<invalid type>"):
+			followUps = append(followUps, l)
+			continue
+		}
+		for _, r := range rewrites {
+			l = r.re.ReplaceAllString(l, r.with)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		lines = followUps
+	}
+	if len(lines) == 0 {
+		// nothing but internal notes: still say what failed, never how
+		return errors.New("the C parser could not check this program (a construct it does not support)")
+	}
 	if len(lines) > 5 {
 		lines = append(lines[:5], fmt.Sprintf("(%d more errors)", len(lines)-5))
 	}
 	return errors.New(strings.Join(lines, "\n"))
 }
+
+var (
+	// goOrigin is the Go source position cc/v4 appends to its messages.
+	goOrigin = regexp.MustCompile(`\s*\([A-Za-z0-9_]+\.go:\d+:[^()]*\)`)
+	// todoAt is cc/v4's note on a construct its checker misses, with a position.
+	todoAt = regexp.MustCompile(`^TODO (\S+:\d+:\d+):`)
+	// rewrites word Go library errors that cc/v4 passes on in C terms.
+	rewrites = []struct {
+		re   *regexp.Regexp
+		with string
+	}{
+		{regexp.MustCompile(`strconv\.Parse\w+: parsing "(.*)": invalid syntax`), "invalid integer constant"},
+		{regexp.MustCompile(`strconv\.Parse\w+: parsing "(.*)": value out of range`), "integer constant ${1} is too large"},
+		{regexp.MustCompile(`invalid array size, (.*): (-?\d+)$`), "negative array size ${2}"},
+		{regexp.MustCompile(`\(Config\.ExpansionLimit (\d+)\)`), "(at most ${1} tokens)"},
+	}
+)

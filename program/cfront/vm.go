@@ -3,6 +3,7 @@ package cfront
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"mcr/program"
 )
@@ -13,9 +14,11 @@ import (
 // access, a lock operation, fork, join, thread begin/end, a fence); there it
 // stops with that event pending until the scheduler steps it.
 
-// Pointer layout: object id in the high 32 bits, byte offset in the low 32.
-// Static objects (globals, functions, string literals) have ids below dynBit;
-// dynamic objects (heap blocks, stack frames) are numbered per thread:
+// Pointer layout: a pointer to byte off of object id is id<<32 + off, with
+// off a signed 32-bit offset, so that a pointer just before its object
+// (a[-1]) still names that object and its negative offset. Static objects
+// (globals, functions, string literals) have ids below dynBit; dynamic
+// objects (heap blocks, frame variables) are numbered per thread:
 // dynBit | thread<<dynThreadShift | allocation index. Both parts are the same
 // in every execution that reaches the allocation (local determinism), so
 // pointer values and locations are stable across executions.
@@ -27,8 +30,10 @@ const (
 	// localStepLimit bounds the instructions a thread runs between two events,
 	// so that an infinite local loop ends as a bounded execution, not a hang.
 	localStepLimit = 50_000_000
-	// maxObject bounds one object (global, heap block or frame) and
-	// maxStatics all globals together, so that bad sizes fail clearly.
+	// maxObject bounds one object (global, heap block or frame variable),
+	// maxStatics all globals together and maxHeap the live heap blocks and
+	// frame variables of one execution (freed ones are credited back), so
+	// that bad sizes fail clearly instead of exhausting memory.
 	maxObject  = 16 << 20
 	maxStatics = 64 << 20
 	maxHeap    = 256 << 20
@@ -37,8 +42,13 @@ const (
 	maxCallDepth = 10_000
 )
 
-func objOf(p int64) uint32 { return uint32(uint64(p) >> 32) }
-func offOf(p int64) uint32 { return uint32(uint64(p)) }
+// objOf is the object pointer p points into: the one whose id<<32 is
+// nearest, with offsets in [-2^31, 2^31).
+func objOf(p int64) uint32 { return uint32((uint64(p) + 1<<31) >> 32) }
+
+// offOf is p's signed byte offset in objOf(p).
+func offOf(p int64) int32 { return int32(uint32(uint64(p))) }
+
 func mkPtr(obj uint32, off int64) int64 {
 	return int64(uint64(obj)<<32) + off
 }
@@ -54,11 +64,12 @@ const (
 )
 
 type object struct {
-	data   []byte
+	data   []byte // nil once freed
 	kind   objKind
 	shared bool // accesses are events
 	freed  bool
 	fn     *function
+	name   string // frame variables: "function.variable", for messages
 }
 
 type frame struct {
@@ -66,7 +77,9 @@ type frame struct {
 	retPC    int32
 	slotBase int32
 	stackLen int32 // operand stack height of the caller after popping arguments
-	frameObj int64 // pointer to the frame object, 0 if none
+	// frameObj points to the first frame variable (0 if none); the others
+	// follow it with consecutive object ids
+	frameObj int64
 }
 
 type thread struct {
@@ -107,7 +120,7 @@ type execution struct {
 	blocked *program.Outcome
 	// arg is the Arg of the next event emitted (a CAS's expected value)
 	arg int64
-	// heapBytes counts the bytes of heap blocks and frames allocated
+	// heapBytes counts the bytes of the live heap blocks and frame variables
 	heapBytes int64
 }
 
@@ -281,36 +294,54 @@ func (x *execution) emit(th *thread, kind program.Kind, flags program.Flags, loc
 // and offset; on an invalid access it ends the execution and returns nil.
 func (x *execution) resolve(th *thread, p int64, w int) (*object, int) {
 	id, off := objOf(p), int(offOf(p))
-	var o *object
-	switch {
-	case id == 0:
+	if id == 0 {
 		x.fail(th, program.NullDereference, "null pointer dereference")
 		return nil, 0
-	case id&dynBit == 0:
-		if int(id) < len(x.statics) {
-			o = &x.statics[id]
-		}
-	default:
-		tid, n := int(id&^dynBit)>>dynThreadShift, int(id&(maxDynPerThr-1))
-		if tid < len(x.dyn) && n < len(x.dyn[tid]) {
-			o = x.dyn[tid][n]
-		}
 	}
+	o := x.object(id)
 	switch {
 	case o == nil:
 		x.fail(th, program.RuntimeError, "invalid pointer %#x", uint64(p))
 		return nil, 0
 	case o.kind == kFunc:
-		x.fail(th, program.RuntimeError, "access through a function pointer")
+		x.fail(th, program.RuntimeError, "access to function %s as data", x.objName(id, o))
 		return nil, 0
 	case o.freed:
-		x.fail(th, program.RuntimeError, "use after free of %s", x.p.objName(id))
+		what := "use after free"
+		if o.kind == kStack {
+			what = "use after return"
+		}
+		x.fail(th, program.RuntimeError, "%s of %s", what, x.objName(id, o))
 		return nil, 0
-	case off+w > len(o.data) || off < 0:
-		x.fail(th, program.RuntimeError, "out-of-bounds access to %s at offset %d (size %d)", x.p.objName(id), off, len(o.data))
+	case off < 0 || off+w > len(o.data):
+		x.fail(th, program.RuntimeError, "out-of-bounds access to %s at offset %d (size %d)", x.objName(id, o), off, len(o.data))
 		return nil, 0
 	}
 	return o, off
+}
+
+// object returns the object with the given id, nil if there is none.
+func (x *execution) object(id uint32) *object {
+	if id&dynBit == 0 {
+		if int(id) < len(x.statics) {
+			return &x.statics[id]
+		}
+		return nil
+	}
+	tid, n := int(id&^dynBit)>>dynThreadShift, int(id&(maxDynPerThr-1))
+	if tid < len(x.dyn) && n < len(x.dyn[tid]) {
+		return x.dyn[tid][n]
+	}
+	return nil
+}
+
+// objName names object o (with the given id) for messages: frame variables
+// by their function and name, other objects as Program.objName does.
+func (x *execution) objName(id uint32, o *object) string {
+	if o != nil && o.name != "" {
+		return o.name
+	}
+	return x.p.objName(id)
 }
 
 func load(b []byte, w uint8, signed bool) int64 {
@@ -380,31 +411,73 @@ func (x *execution) escape(p int64) {
 	if id&dynBit == 0 || id == 0 {
 		return
 	}
-	tid, n := int(id&^dynBit)>>dynThreadShift, int(id&(maxDynPerThr-1))
-	if tid < len(x.dyn) && n < len(x.dyn[tid]) {
-		x.dyn[tid][n].shared = true
+	if o := x.object(id); o != nil {
+		o.shared = true
 	}
 }
 
-// alloc creates a dynamic object of size bytes owned by th.
-func (x *execution) alloc(th *thread, size int64, kind objKind) int64 {
-	if th.nallocs >= maxDynPerThr || int(th.id) >= maxDynThreads {
-		x.fail(th, program.RuntimeError, "too many allocations in thread T%s", th.name)
-		return 0
-	}
-	if size < 0 || size > maxObject {
+// alloc creates a dynamic object of size bytes owned by th; name names
+// frame variables in messages. A negative size is the program's error; the
+// interpreter's own limits (threads and allocations it can number, object
+// and heap sizes) end the execution as bounded: the exploration is then
+// incomplete, and the program is not blamed.
+func (x *execution) alloc(th *thread, size int64, kind objKind, name string) int64 {
+	switch {
+	case size < 0:
 		x.fail(th, program.RuntimeError, "allocation of %d bytes", size)
 		return 0
-	}
-	if x.heapBytes += size; x.heapBytes > maxHeap {
-		x.fail(th, program.RuntimeError, "more than %d bytes allocated in one execution", maxHeap)
+	case int(th.id) >= maxDynThreads:
+		x.fail(th, program.Bounded, "thread limit (%d) reached: thread T%s cannot allocate memory", maxDynThreads, shortName(th.name))
+		return 0
+	case th.nallocs >= maxDynPerThr:
+		x.fail(th, program.Bounded, "allocation limit (%d per thread) reached in thread T%s", maxDynPerThr, shortName(th.name))
+		return 0
+	case size > maxObject:
+		x.fail(th, program.Bounded, "object size limit (%d bytes) reached: allocation of %d bytes", maxObject, size)
+		return 0
+	case x.heapBytes+size > maxHeap:
+		x.fail(th, program.Bounded, "heap limit (%d bytes live in one execution) reached: allocation of %d bytes", maxHeap, size)
 		return 0
 	}
-	o := &object{data: make([]byte, size), kind: kind, shared: kind == kHeap}
+	x.heapBytes += size
+	o := &object{data: make([]byte, size), kind: kind, shared: kind == kHeap, name: name}
 	x.dyn[th.id] = append(x.dyn[th.id], o)
 	id := uint32(dynBit | int(th.id)<<dynThreadShift | th.nallocs)
 	th.nallocs++
 	return mkPtr(id, 0)
+}
+
+// release frees a heap block or a dead frame variable and credits its bytes
+// against the heap limit; later accesses through pointers to it are errors.
+func (x *execution) release(o *object) {
+	if o.freed {
+		return
+	}
+	o.freed = true
+	x.heapBytes -= int64(len(o.data))
+	o.data = nil
+}
+
+// releaseFrame frees the frame variables of f.
+func (x *execution) releaseFrame(f *frame) {
+	if f.frameObj == 0 {
+		return
+	}
+	base := objOf(f.frameObj)
+	for i := range f.fn.frameVars {
+		if o := x.object(base + uint32(i)); o != nil {
+			x.release(o)
+		}
+	}
+}
+
+// shortName abbreviates a fork-tree thread name for one-line messages: a
+// chain of 2,000 threads each creating the next has a 4,000-byte name.
+func shortName(name string) string {
+	if len(name) <= 40 {
+		return name
+	}
+	return fmt.Sprintf("%s...%s (depth %d)", name[:16], name[len(name)-16:], strings.Count(name, "."))
 }
 
 // call pushes a frame for fn on th with the given argument values; retPC -1
@@ -423,15 +496,20 @@ func (x *execution) call(th *thread, fn *function, args []int64, retPC int32) {
 		th.slots = append(th.slots, v)
 	}
 	f := frame{fn: fn, retPC: retPC, slotBase: base, stackLen: int32(len(th.stack))}
-	if fn.frame > 0 {
-		f.frameObj = x.alloc(th, fn.frame, kStack)
-		if f.frameObj == 0 {
+	for i, v := range fn.frameVars {
+		p := x.alloc(th, v.size, kStack, v.name)
+		if p == 0 {
+			if x.outcome.Pos.Line == 0 {
+				x.outcome.Pos = fn.pos // a thread's first call has no caller
+			}
 			return
 		}
-		o, _ := x.resolve(th, f.frameObj, 0)
-		for _, pc := range fn.params {
-			store(o.data[pc.off:], pc.w, th.slots[base+int32(pc.slot)])
+		if i == 0 {
+			f.frameObj = p
 		}
+	}
+	for _, pc := range fn.params {
+		store(x.object(objOf(f.frameObj)+uint32(pc.v)).data, pc.w, th.slots[base+int32(pc.slot)])
 	}
 	th.frames = append(th.frames, f)
 	th.pc = fn.entry
@@ -443,12 +521,8 @@ func (x *execution) ret(th *thread, v int64) {
 	th.frames = th.frames[:len(th.frames)-1]
 	th.slots = th.slots[:f.slotBase]
 	th.stack = th.stack[:f.stackLen]
-	if f.frameObj != 0 {
-		// the frame is dead: later accesses through escaped pointers are errors
-		if o, _ := x.resolve(th, f.frameObj, 0); o != nil {
-			o.freed = true
-		}
-	}
+	// the frame is dead: later accesses through escaped pointers are errors
+	x.releaseFrame(&f)
 	if f.retPC < 0 || len(th.frames) == 0 {
 		// The thread ends. Main returning ends only the main thread; the
 		// others go on (as in Nidhugg), so "main does not join" works.
