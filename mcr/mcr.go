@@ -280,7 +280,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	perNode := make([][]*query, len(batch))
 	duplicates := make([]int, len(batch))
 	parallel.ForEach(ctx, e.workers, len(batch), func(_, i int) {
-		perNode[i], duplicates[i] = e.queries(i, batch[i])
+		perNode[i], duplicates[i] = e.queries(ctx, i, batch[i])
 	})
 	var qs []*query
 	for i := range batch {

@@ -7,6 +7,7 @@ package mcr
 // inversions.
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -17,7 +18,7 @@ import (
 
 // queries lists the seed, race and deadlock queries of node n, and counts
 // the seeds left out because another node has the child's map already.
-func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
+func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, duplicates int) {
 	tr := n.mcm.T
 	m := n.mcm
 	ev := tr.Events
@@ -63,6 +64,13 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 			}
 		}
 		relaxed := len(need) == 0 && len(fixed) > 0
+		vs := newValues(tr, m, r32)
+		if len(vs) == 0 {
+			continue // most reads of a long run: nothing to flip, no causal past to key
+		}
+		if r%1024 == 0 && ctx.Err() != nil {
+			return qs, duplicates // cut: the caller sees ctx and stops
+		}
 		past := ""
 		if e.clean {
 			past = mapKey(tr, pastReads(m, r32))
@@ -71,7 +79,7 @@ func (e *explorer) queries(ni int, n *node) (qs []*query, duplicates int) {
 		if relaxed {
 			sleep = nil
 		}
-		for _, v := range newValues(tr, m, r32) {
+		for _, v := range vs {
 			if e.clean && asleep(n.sleep, ev[r].ID(), v, past) {
 				n.slept++
 				continue

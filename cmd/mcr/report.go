@@ -49,6 +49,9 @@ func printReport(w io.Writer, p program.Program, file string, defines []string, 
 		why := s.Stopped
 		if why == "" {
 			why = "bounded executions (raise --max-events)"
+			if s.BoundedBy != "" && !strings.Contains(s.BoundedBy, "event bound") {
+				why = "bounded executions: " + s.BoundedBy // a tool limit: --max-events would not help
+			}
 		}
 		fmt.Fprintf(w, "result: no finding, but the search is incomplete: %s\n", why)
 	default:

@@ -76,8 +76,11 @@ type Stats struct {
 	// class, blocked or not (testdata/c/README.md, "Conventions").
 	Blocked        int `json:"blocked"`
 	BlockedClasses int `json:"blocked_classes"`
-	Bounded        int `json:"bounded"` // executions cut by the event bound
-	Events         int `json:"events"`  // events executed, over all executions
+	Bounded        int `json:"bounded"` // executions cut by the event bound or a tool limit
+	// BoundedBy says what cut the first bounded execution (the event bound,
+	// or a tool limit: threads, allocations, object size, heap).
+	BoundedBy string `json:"bounded_by,omitempty"`
+	Events    int    `json:"events"` // events executed, over all executions
 	// Complete is false when a bound, a timeout, an interruption or
 	// stopping at the first finding cut the search.
 	Complete bool          `json:"complete"`
@@ -155,6 +158,7 @@ type Summary struct {
 	Events      int
 	Kind        program.OutcomeKind
 	RF, Outcome [16]byte // Outcome only for maximal executions
+	Message     string   // for a bounded execution: what cut it
 }
 
 // Summarize returns the summary of the finished execution x.
@@ -162,6 +166,9 @@ func Summarize(x program.Execution) Summary {
 	tr := x.Trace()
 	_, out := x.Done()
 	s := Summary{Events: len(tr.Events), Kind: out.Kind, RF: digest(program.RFKey(tr))}
+	if out.Kind == program.Bounded {
+		s.Message = out.Message
+	}
 	if out.Kind.Maximal() {
 		s.Outcome = digest(program.OutcomeKey(tr))
 	}
@@ -194,6 +201,9 @@ func (r *Recorder) Record(s Summary) {
 	case program.Bounded:
 		r.stats.Bounded++
 		r.stats.Complete = false
+		if r.stats.BoundedBy == "" {
+			r.stats.BoundedBy = s.Message
+		}
 	}
 	if s.Kind != program.Blocked {
 		r.rf[s.RF] = struct{}{}
