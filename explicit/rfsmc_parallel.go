@@ -341,7 +341,6 @@ func (p *smcPar) result(root *smcCtx) *explore.Result {
 	return p.rec.Result()
 }
 
-
 // smcTask is a child call run in a context of its own, possibly on
 // another goroutine.
 type smcTask struct {
