@@ -133,9 +133,24 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 }
 
 // writePredictJSON writes one line per race, null dereference and
-// disagreement, then a stats record with the numbers of each.
+// disagreement, then a stats record with the numbers of each and, as
+// check's has, the findings (races and null dereferences, each with its
+// kind).
 func writePredictJSON(w io.Writer, res *predict.Result) {
 	enc := json.NewEncoder(w)
+	findings := []any{}
+	for _, r := range res.Races {
+		findings = append(findings, struct {
+			Kind string `json:"kind"`
+			*predict.Race
+		}{"race", r})
+	}
+	for _, n := range res.NullDerefs {
+		findings = append(findings, struct {
+			Kind string `json:"kind"`
+			*predict.NullDeref
+		}{"null-dereference", n})
+	}
 	for _, r := range res.Races {
 		_ = enc.Encode(struct {
 			Type string `json:"type"`
@@ -157,10 +172,11 @@ func writePredictJSON(w io.Writer, res *predict.Result) {
 	_ = enc.Encode(struct {
 		Type string `json:"type"`
 		predict.Stats
-		Races         int `json:"races"`
-		NullDerefs    int `json:"null_derefs"`
-		Disagreements int `json:"disagreements_reported"`
-	}{"stats", res.Stats, len(res.Races), len(res.NullDerefs), len(res.Disagreements)})
+		Races         int   `json:"races"`
+		NullDerefs    int   `json:"null_derefs"`
+		Disagreements int   `json:"disagreements_reported"`
+		Findings      []any `json:"findings"`
+	}{"stats", res.Stats, len(res.Races), len(res.NullDerefs), len(res.Disagreements), findings})
 }
 
 // printPrediction writes the human-readable report.

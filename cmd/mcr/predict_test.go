@@ -60,6 +60,10 @@ func TestPredictJSON(t *testing.T) {
 	if stats["type"] != "stats" || stats["races"].(float64) != 1 || stats["events"].(float64) != 13 {
 		t.Errorf("stats record: %v", stats)
 	}
+	// the findings, as in check's stats record
+	if fs, ok := stats["findings"].([]any); !ok || len(fs) != 1 || fs[0].(map[string]any)["kind"] != "race" {
+		t.Errorf("stats record's findings: %v", stats["findings"])
+	}
 }
 
 // TestPredictNotAnExecution: a thread with an event before its fork is bad
