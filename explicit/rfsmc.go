@@ -351,13 +351,13 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 		if !nr.marked {
 			// Lines 5-6: eW may be init or any write of the location.
 			ws := writes[locKey{nr.ev.Loc, nr.ev.Kind == program.Acquire}]
-			lasts := s.lastsBefore(r, ws)
-			if rNew {
-				s.tryRead(base, r, -1, lasts)
+			vis := s.visible(r, ws)
+			if rNew && vis.init {
+				s.tryRead(base, r, -1)
 			}
 			for _, w := range ws {
-				if isNew(w) {
-					s.tryRead(base, r, int(w), lasts)
+				if isNew(w) && vis.writes[w] {
+					s.tryRead(base, r, int(w))
 				}
 			}
 			if nr.ev.Is(program.RMW) {
@@ -399,32 +399,36 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	}
 }
 
-// lastsBefore returns, of the write-like nodes ws of seq[r]'s location,
-// the last of each thread that happens before seq[r]. Every write of a
-// thread that happens before seq[r] comes before that thread's last one in
-// program order, so a write eW is hidden from seq[r] (some eW' with eW [hb]
-// eW' [hb] eR) exactly when it happens before one of these: tryRead checks
-// O(threads) writes instead of O(len(ws)), and a long loop of one thread
-// no longer costs O(n³) (issue 13).
-func (s *rfSMC) lastsBefore(r int, ws []int32) []int32 {
-	h := s.h
-	prev := h.prevRow(s.trPos[r])
-	var lasts []int32
-	seen := map[program.ThreadID]bool{}
-	for i := len(ws) - 1; i >= 0; i-- {
-		w := ws[i]
-		if t := s.seq[w].ev.Thread; !seen[t] && h.before(s.trPos[w], prev) {
-			seen[t] = true
-			lasts = append(lasts, w)
-		}
-	}
-	return lasts
+// visibleSet is what program.VisibleWrites says of one read: which write
+// nodes it may read from, and whether init.
+type visibleSet struct {
+	writes map[int32]bool
+	init   bool
 }
 
-// tryRead tries eR = seq[r] reading from eW = seq[w] (init if w < 0);
-// lasts are the last writes of each thread that happen before eR
-// (lastsBefore).
-func (s *rfSMC) tryRead(base, r, w int, lasts []int32) {
+// visible returns the write-like nodes of ws that seq[r] may read from:
+// not after it in hb, and not hidden by another write between them
+// (program.VisibleWrites, O(len(ws) · threads)). hb here includes
+// reads-from, so "before seq[r]" is its causal past without its own source
+// (prevRow).
+func (s *rfSMC) visible(r int, ws []int32) visibleSet {
+	h := s.h
+	prev := h.prevRow(s.trPos[r])
+	before := func(a, b int32) bool {
+		if int(b) == r {
+			return h.before(s.trPos[a], prev)
+		}
+		return h.before(s.trPos[a], h.row(s.trPos[b]))
+	}
+	vis := visibleSet{writes: map[int32]bool{}}
+	vis.init = program.VisibleWrites(ws, int32(r), before, func(w int32) program.ThreadID { return s.seq[w].ev.Thread },
+		func(w int32) { vis.writes[w] = true })
+	return vis
+}
+
+// tryRead tries eR = seq[r] reading from eW = seq[w] (init if w < 0), a
+// source visible to it (visible).
+func (s *rfSMC) tryRead(base, r, w int) {
 	nr := &s.seq[r]
 	wid, val := program.InitID, s.tr.InitValue(nr.ev.Loc)
 	if w >= 0 {
@@ -433,17 +437,7 @@ func (s *rfSMC) tryRead(base, r, w int, lasts []int32) {
 	if wid == nr.src {
 		return
 	}
-	// MayRead: eW does not happen after eR, and no write eW' with
-	// eW [hb] eW' [hb] eR hides it.
-	h, rt := s.h, s.trPos[r]
-	if w >= 0 && h.before(rt, h.row(s.trPos[w])) {
-		return
-	}
-	for _, w2 := range lasts {
-		if int(w2) != w && (w < 0 || h.before(s.trPos[w], h.row(s.trPos[w2]))) {
-			return
-		}
-	}
+	h := s.h
 	// Lines 7-9: σ := eR[src := eW]·mark(π), π = predecs(eW) ∩ post(eR).
 	head := *nr
 	head.src, head.marked, head.fresh = wid, false, true

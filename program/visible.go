@@ -6,7 +6,8 @@ package program
 // before it, or another write of the location comes between them (w before
 // w2 before r). It calls f for every visible write, in reverse trace
 // order, and reports whether the initial value is visible (no write
-// happens before r).
+// happens before r). Every explorer's notion of a read's possible sources
+// goes through it: rf, rvf, mcr and mcr-seeds.
 //
 // Of one thread's writes that happen before r only the last can be
 // visible (program order puts it between the others and r), and a write w
@@ -16,10 +17,8 @@ package program
 // not O(n³), over its reads (issue 13).
 func VisibleWrites(ws []int32, r int32, before func(a, b int32) bool, thread func(w int32) ThreadID, f func(w int32)) (initVisible bool) {
 	var lasts []int32 // per thread, its last write that happens before r
-	seen := map[ThreadID]bool{}
 	for i := len(ws) - 1; i >= 0; i-- {
-		if w := ws[i]; w != r && before(w, r) && !seen[thread(w)] {
-			seen[thread(w)] = true
+		if w := ws[i]; w != r && !hasThread(lasts, thread(w), thread) && before(w, r) {
 			lasts = append(lasts, w)
 		}
 	}
@@ -40,4 +39,15 @@ func VisibleWrites(ws []int32, r int32, before func(a, b int32) bool, thread fun
 		}
 	}
 	return len(lasts) == 0
+}
+
+// hasThread reports whether one of the writes ws is by thread t (ws holds
+// one write per thread: a linear search beats a map at that size).
+func hasThread(ws []int32, t ThreadID, thread func(w int32) ThreadID) bool {
+	for _, w := range ws {
+		if thread(w) == t {
+			return true
+		}
+	}
+	return false
 }
