@@ -319,25 +319,17 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			// child to run meanwhile (else it would only wait for it).
 			spawned := s.par != nil && gi+1 < len(groups) && s.par.trySlot()
 			if !spawned && len(pending) == 0 {
-				s.good[r.ID()] = group
-				s.anc = anc
 				if gi == len(groups)-1 && len(mutate) == 0 {
 					// The last child of the last read, as a tail call:
-					// nothing of this call but r and anc is used after it,
-					// so its trace, clocks and schedules are dead and can be
-					// collected while the child runs. A long run extends by
-					// one read per level, and keeping them alive made memory
-					// grow with the square of its length (issue 13: a
-					// spinning thread took 8 GB in 10 s, now 270 MB).
-					stop := s.call(w, C.clone(), live, pred)
-					s.anc = anc.up
-					delete(s.good, r.ID())
-					return stop // nothing is left to mutate here
+					// nothing of this call is used after it, so its trace,
+					// clocks and schedules are dead and can be collected
+					// while the child runs. A long run extends by one read
+					// per level, and keeping them alive made memory grow
+					// with the square of its length (issue 13: a spinning
+					// thread took 8 GB in 10 s, now 240 MB).
+					return s.descend(w, C, live, pred, anc, r.ID(), group)
 				}
-				stop := s.call(w, C.clone(), live, pred)
-				s.anc = anc.up
-				delete(s.good, r.ID())
-				if stop {
+				if s.descend(w, C, live, pred, anc, r.ID(), group) {
 					return true
 				}
 				continue
@@ -368,6 +360,18 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		s.sink.Extra("pruned_by_backtrack", float64(len(mutate)))
 	}
 	return false
+}
+
+// descend runs the child call σ' = w of read r (GoodW(r) = group, anc its
+// ancestor entry) in this goroutine and restores this call's state after
+// it. It returns true if the exploration must stop.
+func (s *rvfSMC) descend(w program.Schedule, C rvfCausal, live program.Execution, pred *rvfPred, anc *rvfAncestor, r program.EventID, group []program.EventID) bool {
+	s.good[r] = group
+	s.anc = anc
+	stop := s.call(w, C.clone(), live, pred)
+	s.anc = anc.up
+	delete(s.good, r)
+	return stop
 }
 
 // rvfPred is a finding a call reports about its child's seed before the
