@@ -20,40 +20,38 @@ import (
 // complete and of its blocked executions. It is safe for concurrent use.
 type Reached struct {
 	mu       sync.Mutex
-	outcomes map[string]bool
-	classes  map[string]bool
-	blocked  map[string]bool
+	outcomes map[[16]byte]bool
+	classes  map[[16]byte]bool
+	blocked  map[[16]byte]bool
 }
 
 // NewReached returns an empty collection.
 func NewReached() *Reached {
-	return &Reached{outcomes: map[string]bool{}, classes: map[string]bool{}, blocked: map[string]bool{}}
+	return &Reached{outcomes: map[[16]byte]bool{}, classes: map[[16]byte]bool{}, blocked: map[[16]byte]bool{}}
 }
 
 // Observe returns an Options.Observe function that records every execution
 // in r and then calls next (if not nil).
 func (r *Reached) Observe(next func(program.Execution)) func(program.Execution) {
 	return func(x program.Execution) {
-		r.add(x)
+		r.add(Summarize(x))
 		if next != nil {
 			next(x)
 		}
 	}
 }
 
-func (r *Reached) add(x program.Execution) {
-	tr := x.Trace()
-	_, out := x.Done()
+// add records s with the classification Recorder.Record uses.
+func (r *Reached) add(s Summary) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch {
-	case out.Kind == program.Blocked:
-		r.blocked[program.RFKey(tr)] = true
-	default:
-		r.classes[program.RFKey(tr)] = true
+	if s.Kind == program.Blocked {
+		r.blocked[s.RF] = true
+	} else {
+		r.classes[s.RF] = true
 	}
-	if out.Kind.Maximal() {
-		r.outcomes[program.OutcomeKey(tr)] = true
+	if s.Kind.Maximal() {
+		r.outcomes[s.Outcome] = true
 	}
 }
 
@@ -144,7 +142,7 @@ func Validate(ctx context.Context, p program.Program, res *Result, got *Reached,
 	return v
 }
 
-func missing(want, have map[string]bool) int {
+func missing(want, have map[[16]byte]bool) int {
 	n := 0
 	for k := range want {
 		if !have[k] {
