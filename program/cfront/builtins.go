@@ -221,19 +221,28 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 	case bJoin:
 		x.emit(th, program.Join, 0, 0, e.Value, e.Pos)
 		push(x.threads[e.Value].ret)
+	case bFence:
+		x.emit(th, program.Fence, 0, 0, 0, e.Pos)
+		push(0)
+	default:
+		x.fireAtomic(th, in, args, e, push)
+	}
+}
+
+// fireAtomic executes the pending atomic memory operation of th (load,
+// store, compare-exchange, read-modify-write) on args[0].
+func (x *execution) fireAtomic(th *thread, in *instr, args []int64, e program.Event, push func(int64)) {
+	o, off := x.resolve(th, args[0], int(in.w))
+	if o == nil {
+		return // freed since the event became pending: reported by resolve
+	}
+	signed := in.flag&fSigned != 0
+	switch in.a {
 	case bAtomicLoad:
-		o, off := x.resolve(th, args[0], int(in.w))
-		if o == nil {
-			return // freed since the event became pending
-		}
-		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
+		v := load(o.data[off:], in.w, signed)
 		x.emit(th, program.Read, e.Flags, e.Loc, v, e.Pos)
 		push(v)
 	case bAtomicStore:
-		o, off := x.resolve(th, args[0], int(in.w))
-		if o == nil {
-			return // freed since the event became pending
-		}
 		store(o.data[off:], in.w, e.Value)
 		if in.flag&fPtr != 0 {
 			x.escape(e.Value)
@@ -241,12 +250,8 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		x.emit(th, program.Write, e.Flags, e.Loc, e.Value, e.Pos)
 		push(0)
 	case bAtomicCAS:
-		o, off := x.resolve(th, args[0], int(in.w))
-		if o == nil {
-			return // freed since the event became pending
-		}
-		old := load(o.data[off:], in.w, in.flag&fSigned != 0)
-		exp, des := conv(args[1], in.w, in.flag&fSigned != 0), conv(args[2], in.w, in.flag&fSigned != 0)
+		old := load(o.data[off:], in.w, signed)
+		exp, des := conv(args[1], in.w, signed), conv(args[2], in.w, signed)
 		x.arg = exp
 		if old == exp {
 			x.emit(th, program.Read, e.Flags|program.RMW, e.Loc, old, e.Pos)
@@ -257,15 +262,7 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		}
 		x.arg = 0
 		push(old)
-	case bFence:
-		x.emit(th, program.Fence, 0, 0, 0, e.Pos)
-		push(0)
 	default: // read-modify-writes
-		o, off := x.resolve(th, args[0], int(in.w))
-		if o == nil {
-			return // freed since the event became pending
-		}
-		signed := in.flag&fSigned != 0
 		old := load(o.data[off:], in.w, signed)
 		v := args[1]
 		var nv int64
