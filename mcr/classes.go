@@ -100,11 +100,11 @@ func compareIDs(a, b program.EventID) int {
 func freeReads(m *encode.MCM) []bool {
 	ev := m.T.Events
 	free := make([]bool, len(ev))
+	thread := func(w int32) program.ThreadID { return ev[w].Thread }
 	for q := range ev {
 		if ev[q].Kind != program.Read {
 			continue
 		}
-		thread := func(w int32) program.ThreadID { return ev[w].Thread }
 		initVisible := program.VisibleWrites(m.Writes[ev[q].Loc], int32(q), m.Before, thread, func(w int32) {
 			if ev[w].Value != ev[q].Value {
 				free[q] = true

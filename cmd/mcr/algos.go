@@ -4,7 +4,6 @@ package main
 // (package mcr/registry); this file only adds what the verbs share.
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -42,7 +41,7 @@ func lookupAlgo(name string, f *algoFlags) (*explore.Algorithm, explore.Config, 
 	}
 	a, err := registry.Check(name, cfg)
 	if err != nil {
-		return nil, cfg, badInput(fmt.Errorf("%v", err))
+		return nil, cfg, badInput(err)
 	}
 	return a, cfg, nil
 }
