@@ -24,6 +24,9 @@ type MCM struct {
 	Pred [][]int32
 	// Writes lists the writes per location, in trace order.
 	Writes map[program.Loc][]int32
+	// WriteIndex groups Writes by thread, per location: which writes a
+	// read may read from (program.WriteIndex.Visible with Before).
+	WriteIndex map[program.Loc]*program.WriteIndex
 	// Accesses lists reads and writes per location, in trace order.
 	Accesses map[program.Loc][]int32
 	// Sections lists the critical sections per lock: acquire and release
@@ -88,6 +91,11 @@ func NewMCM(t *program.Trace) *MCM {
 				delete(open[e.Thread], e.Loc)
 			}
 		}
+	}
+	m.WriteIndex = make(map[program.Loc]*program.WriteIndex, len(m.Writes))
+	thread := func(w int32) program.ThreadID { return t.Events[w].Thread }
+	for l, ws := range m.Writes {
+		m.WriteIndex[l] = program.NewWriteIndex(ws, thread)
 	}
 	for _, locks := range open {
 		for l, a := range locks {

@@ -183,7 +183,7 @@ type rfSMC struct {
 // exploration must stop.
 func (s *rfSMC) call(base int, E program.Schedule) bool {
 	if s.ctx.Err() != nil {
-		s.sink.Stop(stopReason(s.ctx), false)
+		s.sink.Stop(explore.StopReason(s.ctx), false)
 		return true
 	}
 	if s.pc != nil && s.pc.done() {
@@ -329,6 +329,7 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 func (s *rfSMC) detect(base int, x program.Execution) {
 	n := len(s.seq)
 	writes := map[locKey][]int32{}           // write-like nodes per location or lock
+	index := map[locKey]*program.WriteIndex{} // writes grouped by thread, built on first use
 	readers := map[program.EventID][]int32{} // reads per source
 	for p := range s.seq {
 		e := &s.seq[p].ev
@@ -346,17 +347,23 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 		if !readLike(&nr.ev) {
 			continue
 		}
+		if r%256 == 0 && s.ctx.Err() != nil {
+			return // cut: the caller sees ctx
+		}
 		rNew := r >= base
 		isNew := func(p int32) bool { return rNew || int(p) >= base || int(p) < n && s.seq[p].fresh }
 		if !nr.marked {
 			// Lines 5-6: eW may be init or any write of the location.
-			ws := writes[locKey{nr.ev.Loc, nr.ev.Kind == program.Acquire}]
-			vis := s.visible(r, ws)
-			if rNew && vis.init {
+			lk := locKey{nr.ev.Loc, nr.ev.Kind == program.Acquire}
+			if index[lk] == nil {
+				index[lk] = program.NewWriteIndex(writes[lk], func(w int32) program.ThreadID { return s.seq[w].ev.Thread })
+			}
+			vis, initVisible := s.visible(r, index[lk])
+			if rNew && initVisible {
 				s.tryRead(base, r, -1)
 			}
-			for _, w := range ws {
-				if isNew(w) && vis.writes[w] {
+			for _, w := range vis {
+				if isNew(w) {
 					s.tryRead(base, r, int(w))
 				}
 			}
@@ -399,19 +406,12 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	}
 }
 
-// visibleSet is what program.VisibleWrites says of one read: which write
-// nodes it may read from, and whether init.
-type visibleSet struct {
-	writes map[int32]bool
-	init   bool
-}
-
-// visible returns the write-like nodes of ws that seq[r] may read from:
-// not after it in hb, and not hidden by another write between them
-// (program.VisibleWrites, O(len(ws) · threads)). hb here includes
-// reads-from, so "before seq[r]" is its causal past without its own source
-// (prevRow).
-func (s *rfSMC) visible(r int, ws []int32) visibleSet {
+// visible returns, in trace order, the write-like nodes of ix that seq[r]
+// may read from: not after it in hb, and not hidden by another write
+// between them (program.WriteIndex.Visible), and whether init is visible.
+// hb here includes reads-from, so "before seq[r]" is its causal past
+// without its own source (prevRow).
+func (s *rfSMC) visible(r int, ix *program.WriteIndex) (vis []int32, initVisible bool) {
 	h := s.h
 	prev := h.prevRow(s.trPos[r])
 	before := func(a, b int32) bool {
@@ -420,10 +420,9 @@ func (s *rfSMC) visible(r int, ws []int32) visibleSet {
 		}
 		return h.before(s.trPos[a], h.row(s.trPos[b]))
 	}
-	vis := visibleSet{writes: map[int32]bool{}}
-	vis.init = program.VisibleWrites(ws, int32(r), before, func(w int32) program.ThreadID { return s.seq[w].ev.Thread },
-		func(w int32) { vis.writes[w] = true })
-	return vis
+	initVisible = ix.Visible(int32(r), before, func(w int32) { vis = append(vis, w) })
+	slices.Reverse(vis)
+	return vis, initVisible
 }
 
 // tryRead tries eR = seq[r] reading from eW = seq[w] (init if w < 0), a
@@ -659,6 +658,9 @@ func (s *rfSMC) decideSure(p int, sigma []rfNode, unsure bool) (program.Schedule
 // decide asks GetWitness for a witness of seq[:p]·σ and returns it as a
 // schedule with σ's head as late as it can go, or nil.
 func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
+	if s.ctx.Err() != nil {
+		return nil // cut: building the instance alone is O(p)
+	}
 	fast := s.guided(p, sigma)
 	if fast != nil && !s.validate {
 		s.sink.Extra("guided_witnesses", 1)

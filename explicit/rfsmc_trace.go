@@ -321,7 +321,13 @@ type raceReporter struct {
 // events of their threads, so they can run back to back (dfs's check,
 // 001_aa53da3bf10d3f4e.txt Section 3.3). Where hb orders a pair and
 // predict is set, predict decides (for rvf, whose traces fix values, not
-// sources). It returns true if the exploration must stop.
+// sources). It returns true if the exploration must stop; when ctx is done
+// it returns false at once, the caller sees ctx.
+//
+// Pairs are visited by location, then by first event, then by second, in
+// trace order. Without predict only the unordered pairs are visited
+// (unorderedAfter): a spinning thread makes hundreds of thousands of
+// accesses to one location, almost all pairs of which hb orders.
 func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder,
 	predict func(a, b int32) (program.Schedule, bool)) bool {
 	byLoc := map[program.Loc][]int32{}
@@ -341,17 +347,40 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 		locs = append(locs, l)
 	}
 	sort.Slice(locs, func(a, b int) bool { return locs[a] < locs[b] })
+	seen := map[[2]program.Pos]bool{} // position pairs reported (here or before)
+	polls := 0
 	for _, l := range locs {
 		as := byLoc[l]
-		for x := range as {
-			for _, b := range as[x+1:] {
-				a := as[x]
+		var perThread map[program.ThreadID][]int32
+		if predict == nil {
+			perThread = map[program.ThreadID][]int32{}
+			for _, a := range as {
+				t := tr.Events[a].Thread
+				perThread[t] = append(perThread[t], a)
+			}
+		}
+		var cands []int32
+		for x, a := range as {
+			bs := as[x+1:]
+			if predict == nil {
+				cands = h.unorderedAfter(a, perThread, cands[:0])
+				bs = cands
+			}
+			for _, b := range bs {
+				if polls++; polls%4096 == 0 && ctx.Err() != nil {
+					return false
+				}
 				ea, eb := &tr.Events[a], &tr.Events[b]
 				if !program.Conflicts(ea, eb) {
 					continue
 				}
+				pk := posPair(ea.Pos, eb.Pos)
+				if seen[pk] {
+					continue
+				}
 				key := raceKeyOf(ea.Pos, eb.Pos)
-				if r.sink.RaceSeen(key) || ctx.Err() != nil {
+				if r.sink.RaceSeen(key) {
+					seen[pk] = true
 					continue
 				}
 				var sched program.Schedule
@@ -372,6 +401,7 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 				} else {
 					continue
 				}
+				seen[pk] = true
 				f := explore.RaceFinding(tr, ea, eb, sched)
 				if r.sink.Finding(f, tr.Threads, key) {
 					return true
@@ -382,11 +412,38 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 	return false
 }
 
-func raceKeyOf(a, b program.Pos) string {
+// unorderedAfter appends to out, in trace order, the accesses b of other
+// threads after a in the trace (from perThread: each thread's accesses to
+// a's location in trace order) that a does not happen before b's
+// predecessor. For each thread those form one run of its list: the ones
+// after a, up to the first whose predecessor's clock covers a (clocks grow
+// along program order). b never happens before a's predecessor: it comes
+// later in the trace.
+func (h *hbOrder) unorderedAfter(a int32, perThread map[program.ThreadID][]int32, out []int32) []int32 {
+	ea := &h.ev[a]
+	for t, bs := range perThread {
+		if t == ea.Thread {
+			continue
+		}
+		lo := sort.Search(len(bs), func(i int) bool { return bs[i] > a })
+		n := sort.Search(len(bs)-lo, func(i int) bool { return h.before(a, h.prevRow(bs[lo+i])) })
+		out = append(out, bs[lo:lo+n]...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// posPair is the unordered pair of two source positions (raceKeyOf's order).
+func posPair(a, b program.Pos) [2]program.Pos {
 	if b.Line < a.Line || b.Line == a.Line && b.Col < a.Col {
 		a, b = b, a
 	}
-	return a.String() + "|" + b.String()
+	return [2]program.Pos{a, b}
+}
+
+func raceKeyOf(a, b program.Pos) string {
+	p := posPair(a, b)
+	return p[0].String() + "|" + p[1].String()
 }
 
 // noteTrylocks marks the search incomplete when tr has a failed trylock:
@@ -402,10 +459,3 @@ func noteTrylocks(rec smcSink, tr *program.Trace) {
 	}
 }
 
-// stopReason names why ctx ended a search.
-func stopReason(ctx context.Context) string {
-	if ctx.Err() == context.DeadlineExceeded {
-		return "timeout"
-	}
-	return "interrupted"
-}

@@ -188,7 +188,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		return true
 	}
 	if s.ctx.Err() != nil {
-		s.sink.Stop(stopReason(s.ctx), false)
+		s.sink.Stop(explore.StopReason(s.ctx), false)
 		return true
 	}
 	if s.pc != nil && s.pc.done() {
@@ -288,7 +288,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			delete(s.good, r.ID())
 			if err != nil {
 				if s.ctx.Err() != nil {
-					s.sink.Stop(stopReason(s.ctx), false)
+					s.sink.Stop(explore.StopReason(s.ctx), false)
 					abandon()
 					return true
 				}

@@ -100,7 +100,12 @@ func (s *saturation) saturate() (bool, error) {
 			changed = changed || ch
 			return ok
 		}
-		for _, r := range s.readers {
+		for i, r := range s.readers {
+			if i%256 == 255 { // a round is O(reads · writes): look at ctx within it
+				if err := s.v.stopped("saturation"); err != nil {
+					return false, err
+				}
+			}
 			src, own := s.v.src[r][0], s.ownWrite(r)
 			for _, w := range s.writers[s.v.loc[r]] {
 				if w == src || w == own {

@@ -1,6 +1,7 @@
 package mcr
 
 import (
+	"context"
 	"slices"
 
 	"mcr/encode"
@@ -97,15 +98,18 @@ func compareIDs(a, b program.EventID) int {
 // freeReads marks the reads of m's trace that some write visible to them
 // (not MHB-after the read, and not hidden by a write between it and the
 // read in MHB order) or the visible initial value gives another value.
-func freeReads(m *encode.MCM) []bool {
+// When ctx is done it returns what it has; the caller sees ctx and stops.
+func freeReads(ctx context.Context, m *encode.MCM) []bool {
 	ev := m.T.Events
 	free := make([]bool, len(ev))
-	thread := func(w int32) program.ThreadID { return ev[w].Thread }
 	for q := range ev {
 		if ev[q].Kind != program.Read {
 			continue
 		}
-		initVisible := program.VisibleWrites(m.Writes[ev[q].Loc], int32(q), m.Before, thread, func(w int32) {
+		if ctx.Err() != nil {
+			break // a read costs O(visible writes): thousands in a spin loop
+		}
+		initVisible := visibleTo(m, int32(q), func(w int32) {
 			if ev[w].Value != ev[q].Value {
 				free[q] = true
 			}

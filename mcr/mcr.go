@@ -53,7 +53,6 @@ package mcr
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -254,7 +253,7 @@ func (e *explorer) result() *explore.Result {
 // stop is true when the exploration must end.
 func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop bool) {
 	if ctx.Err() != nil {
-		e.rec.Stop(stopReason(ctx))
+		e.rec.Stop(explore.StopReason(ctx))
 		return nil, true
 	}
 	// 1. execute the seeds
@@ -262,10 +261,10 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 		n := batch[i]
 		n.x, n.err = program.Replay(e.p, n.seed)
 		n.mcm = encode.NewMCM(n.x.Trace())
-		n.free = freeReads(n.mcm)
+		n.free = freeReads(ctx, n.mcm)
 	})
 	if ctx.Err() != nil {
-		e.rec.Stop(stopReason(ctx))
+		e.rec.Stop(explore.StopReason(ctx))
 		return nil, true
 	}
 	// Record the classes of finished executions (see classes.covers), in
@@ -292,7 +291,7 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	// 3. solve them (see solveBatch)
 	e.solveBatch(ctx, len(batch), qs)
 	if ctx.Err() != nil {
-		e.rec.Stop(stopReason(ctx))
+		e.rec.Stop(explore.StopReason(ctx))
 		return nil, true
 	}
 	// 4. merge in order
@@ -310,13 +309,6 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 }
 
 func (q *query) gaveKey() bool { return q.err == nil && q.ans.Sat }
-
-func stopReason(ctx context.Context) string {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return "timeout"
-	}
-	return "interrupted"
-}
 
 // merge records the level's executions and answers in order and returns
 // the next level; stop is true when the exploration must end.

@@ -64,12 +64,12 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 			}
 		}
 		relaxed := len(need) == 0 && len(fixed) > 0
+		if ctx.Err() != nil { // per read: newValues is O(visible writes)
+			return qs, duplicates // cut: the caller sees ctx and stops
+		}
 		vs := newValues(tr, m, r32)
 		if len(vs) == 0 {
 			continue // most reads of a long run: nothing to flip, no causal past to key
-		}
-		if r%1024 == 0 && ctx.Err() != nil {
-			return qs, duplicates // cut: the caller sees ctx and stops
 		}
 		past := ""
 		if e.clean {
@@ -116,6 +116,17 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 	return qs, duplicates
 }
 
+// visibleTo calls f for the writes read r of m's trace may read from
+// (program.WriteIndex.Visible over must-happen-before) and reports whether
+// the initial value is visible.
+func visibleTo(m *encode.MCM, r int32, f func(w int32)) (initVisible bool) {
+	ix := m.WriteIndex[m.T.Events[r].Loc]
+	if ix == nil {
+		return true // no write of the location
+	}
+	return ix.Visible(r, m.Before, f)
+}
+
 // newValues lists, in increasing order, the values other than r's own that
 // the writes visible to r (program.VisibleWrites) or a visible initial
 // value provide.
@@ -133,8 +144,7 @@ func newValues(tr *program.Trace, m *encode.MCM, r int32) []int64 {
 	// another in must-happen-before order can never be read. Without this
 	// a thread that writes x n times made O(n) seeds for each of its n
 	// reads (issue 13: a 2,000-iteration loop ran out of memory).
-	if program.VisibleWrites(m.Writes[ev[r].Loc], r, m.Before, func(w int32) program.ThreadID { return ev[w].Thread },
-		func(w int32) { add(ev[w].Value) }) {
+	if visibleTo(m, r, func(w int32) { add(ev[w].Value) }) {
 		add(tr.InitValue(ev[r].Loc))
 	}
 	sort.Slice(vs, func(a, b int) bool { return vs[a] < vs[b] })

@@ -1,32 +1,63 @@
 package program
 
-// VisibleWrites reports which writes a read may read from, given the
-// writes ws of its location (trace positions, in trace order) and a
-// must-happen-before order: a write is visible to read r unless r happens
-// before it, or another write of the location comes between them (w before
-// w2 before r). It calls f for every visible write, in reverse trace
-// order, and reports whether the initial value is visible (no write
-// happens before r). Every explorer's notion of a read's possible sources
-// goes through it: rf, rvf, mcr and mcr-seeds.
-//
-// Of one thread's writes that happen before r only the last can be
-// visible (program order puts it between the others and r), and a write w
-// is hidden exactly when it happens before the last such write of some
-// thread. So the cost is O(len(ws) · threads) instead of O(len(ws)²) per
-// read: a thread that writes and reads one location n times costs O(n²),
-// not O(n³), over its reads (issue 13).
-func VisibleWrites(ws []int32, r int32, before func(a, b int32) bool, thread func(w int32) ThreadID, f func(w int32)) (initVisible bool) {
-	var lasts []int32 // per thread, its last write that happens before r
-	for i := len(ws) - 1; i >= 0; i-- {
-		if w := ws[i]; w != r && !hasThread(lasts, thread(w), thread) && before(w, r) {
-			lasts = append(lasts, w)
+import (
+	"slices"
+	"sort"
+)
+
+// WriteIndex holds the writes of one location (trace positions, or any
+// numbering in trace order) grouped by thread, to answer which of them a
+// read may read from (Visible). Build it once per location and trace.
+type WriteIndex struct {
+	byThread [][]int32 // per writing thread: its writes, in trace order
+}
+
+// NewWriteIndex groups ws (in trace order) by thread.
+func NewWriteIndex(ws []int32, thread func(w int32) ThreadID) *WriteIndex {
+	x := &WriteIndex{}
+	slot := map[ThreadID]int{}
+	for _, w := range ws {
+		t := thread(w)
+		k, ok := slot[t]
+		if !ok {
+			k = len(x.byThread)
+			slot[t] = k
+			x.byThread = append(x.byThread, nil)
 		}
+		x.byThread[k] = append(x.byThread[k], w)
 	}
-	for i := len(ws) - 1; i >= 0; i-- {
-		w := ws[i]
-		if w == r || before(r, w) {
-			continue
+	return x
+}
+
+// Visible reports which writes read r (not one of the index's writes) may
+// read from, given a must-happen-before order that contains program
+// order: a write is visible to r unless r happens before it, or another
+// write of the location comes between them (w before w2 before r). It
+// calls f for every visible write, in reverse trace order, and reports
+// whether the initial value is visible (no write happens before r). Every
+// explorer's notion of a read's possible sources goes through it: rf,
+// rvf, mcr and mcr-seeds.
+//
+// Of one thread's writes, those that happen before r form a prefix (program
+// order) and those r happens before a suffix; the writes between are
+// concurrent with r and always visible (a write after which a write before
+// r comes would itself be before r). Of the prefix only its last write can
+// be visible, and it is hidden exactly when it happens before another
+// thread's last such write. Binary search finds both ends, so a read costs
+// O(threads · (log writes + threads)) calls of before plus the visible
+// writes, not O(writes · threads): a thread spinning on a location makes
+// 100,000 writes and as many reads (issue 13).
+func (x *WriteIndex) Visible(r int32, before func(a, b int32) bool, f func(w int32)) (initVisible bool) {
+	var lasts, vis []int32
+	for _, g := range x.byThread {
+		k := sort.Search(len(g), func(i int) bool { return !before(g[i], r) })
+		if k > 0 {
+			lasts = append(lasts, g[k-1])
 		}
+		m := k + sort.Search(len(g)-k, func(i int) bool { return before(r, g[k+i]) })
+		vis = append(vis, g[k:m]...)
+	}
+	for _, w := range lasts {
 		hidden := false
 		for _, l := range lasts {
 			if l != w && before(w, l) {
@@ -35,19 +66,19 @@ func VisibleWrites(ws []int32, r int32, before func(a, b int32) bool, thread fun
 			}
 		}
 		if !hidden {
-			f(w)
+			vis = append(vis, w)
 		}
+	}
+	slices.Sort(vis)
+	for i := len(vis) - 1; i >= 0; i-- {
+		f(vis[i])
 	}
 	return len(lasts) == 0
 }
 
-// hasThread reports whether one of the writes ws is by thread t (ws holds
-// one write per thread: a linear search beats a map at that size).
-func hasThread(ws []int32, t ThreadID, thread func(w int32) ThreadID) bool {
-	for _, w := range ws {
-		if thread(w) == t {
-			return true
-		}
-	}
-	return false
+// VisibleWrites is Visible for one read: it indexes ws (the writes of r's
+// location in trace order) and asks. Callers with many reads of one
+// location build the WriteIndex once.
+func VisibleWrites(ws []int32, r int32, before func(a, b int32) bool, thread func(w int32) ThreadID, f func(w int32)) (initVisible bool) {
+	return NewWriteIndex(ws, thread).Visible(r, before, f)
 }

@@ -123,7 +123,7 @@ func runBench(cmd *cobra.Command, f *benchFlags) error {
 		if c.RFClasses == nil || !re.MatchString(c.Name) {
 			continue
 		}
-		p, err := loadProgram(c.File, c.DefineList(), nil, maxEventsOf(c))
+		p, err := loadProgram(ctx, c.File, c.DefineList(), nil, bounds{maxEventsOf(c), cfront.DefaultMaxThreads})
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,8 @@ func runBench(cmd *cobra.Command, f *benchFlags) error {
 			if f.timeout > 0 {
 				rctx, cancel = context.WithTimeout(ctx, f.timeout)
 			}
-			res := a.Run(rctx, p, explore.Options{KeepGoing: true}, cfgs[i])
+			p.StopWhen(rctx) // runs are sequential: no execution is running
+			res := a.Explore(rctx, p, explore.Options{KeepGoing: true}, cfgs[i])
 			cancel()
 			s := res.Stats
 			name, defs, _ := strings.Cut(c.Name, " ")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"mcr/mcr/registry"
@@ -22,11 +24,12 @@ type checkFlags struct {
 	defines     []string
 	includes    []string
 	algo        string
-	maxEvents   int
+	bounds
 	keepGoing   bool
 	json        bool
 	scheduleOut string
 	timeout     time.Duration
+	maxMemory   string
 	validate    bool
 	validateMax int
 }
@@ -55,25 +58,50 @@ timeout or interruption cut the search).`,
 	addAlgoFlags(fl, &f.algoFlags)
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one solver query")
 	fl.StringVar(&f.dumpDir, "dump-instances", "", "write every MCR seed a decider found satisfiable as a consistency instance file in this directory (for mcr verify; mcr and mcr-seeds)")
-	fl.IntVar(&f.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
+	addBoundFlags(fl, &f.bounds)
 	fl.BoolVar(&f.keepGoing, "keep-going", false, "report every finding instead of stopping at the first")
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (findings, then a final stats record) to stdout")
 	fl.StringVar(&f.scheduleOut, "schedule-out", "", "save the first finding's schedule to this file (for mcr replay)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop after this long (e.g. 30s, 5m); 0 = no limit")
+	fl.StringVar(&f.maxMemory, "max-memory", defaultMaxMemory(), "stop the search (incomplete, exit 3) when the process's memory exceeds this (e.g. 8G, 500M; none = no limit)")
 	fl.BoolVar(&f.validate, "validate", false, "self-check for small programs: run dfs (every interleaving) after the algorithm and fail (exit 1) on any outcome or finding the algorithm missed")
 	fl.IntVar(&f.validateMax, "validate-max", 1_000_000, "with --validate: at most this many dfs executions (a cut dfs makes the validation, and the result, incomplete)")
 	return cmd
 }
 
-// loadProgram parses and compiles a C file; errors are bad input.
-func loadProgram(file string, defines, includes []string, maxEvents int) (*cfront.Program, error) {
-	if maxEvents <= 0 {
+// defaultMaxMemory is the --max-memory default: three quarters of the
+// machine's memory, or none if that is unknown.
+func defaultMaxMemory() string {
+	if n := explore.DefaultMemoryLimit(); n > 0 {
+		return fmt.Sprintf("%dM", n>>20)
+	}
+	return "none"
+}
+
+// bounds are the executor's bounds (--max-events, --max-threads).
+type bounds struct {
+	maxEvents, maxThreads int
+}
+
+func addBoundFlags(fl *pflag.FlagSet, b *bounds) {
+	fl.IntVar(&b.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
+	fl.IntVar(&b.maxThreads, "max-threads", cfront.DefaultMaxThreads, "threads per execution, main included; a pthread_create beyond it ends the execution as bounded")
+}
+
+// loadProgram parses and compiles a C file; errors are bad input. Its
+// executions end soon after ctx is done (cfront.Program.StopWhen).
+func loadProgram(ctx context.Context, file string, defines, includes []string, b bounds) (*cfront.Program, error) {
+	if b.maxEvents <= 0 {
 		return nil, badInput(fmt.Errorf("--max-events must be positive"))
 	}
-	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: maxEvents})
+	if b.maxThreads <= 0 {
+		return nil, badInput(fmt.Errorf("--max-threads must be positive"))
+	}
+	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads})
 	if err != nil {
 		return nil, badInput(err)
 	}
+	p.StopWhen(ctx)
 	return p, nil
 }
 
@@ -82,12 +110,18 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 	if err != nil {
 		return err
 	}
-	p, err := loadProgram(file, f.defines, f.includes, f.maxEvents)
+	limit, err := explore.ParseBytes(f.maxMemory)
 	if err != nil {
-		return err
+		return badInput(fmt.Errorf("--max-memory: %v", err))
 	}
 	ctx, stop := runContext(f.timeout)
 	defer stop()
+	ctx, stopMem := explore.WithMemoryLimit(ctx, limit)
+	defer stopMem()
+	p, err := loadProgram(ctx, file, f.defines, f.includes, f.bounds)
+	if err != nil {
+		return err
+	}
 	opts := explore.Options{KeepGoing: f.keepGoing}
 	bar := progress(algo.Name)
 	if bar != nil {
@@ -107,7 +141,7 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 		opts.Observe = reached.Observe(opts.Observe)
 		opts.Validate = true
 	}
-	res := algo.Run(ctx, p, opts, cfg)
+	res := algo.Explore(ctx, p, opts, cfg)
 	if bar != nil {
 		_ = bar.Finish()
 	}

@@ -15,7 +15,7 @@ func newReplayCmd() *cobra.Command {
 		schedule  string
 		defines   []string
 		includes  []string
-		maxEvents int
+		bounds    bounds
 	)
 	cmd := &cobra.Command{
 		Use:   "replay FILE.c --schedule F",
@@ -38,7 +38,9 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 					defines = append(defines, k+"="+v)
 				}
 			}
-			p, err := loadProgram(args[0], defines, includes, maxEvents)
+			ctx, stop := runContext(0) // Ctrl-C ends an execution that never ends
+			defer stop()
+			p, err := loadProgram(ctx, args[0], defines, includes, bounds)
 			if err != nil {
 				return err
 			}
@@ -73,6 +75,6 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 	fl.StringVar(&schedule, "schedule", "", "schedule file written by mcr check --schedule-out")
 	fl.StringArrayVarP(&defines, "define", "D", nil, "define a macro (overrides the definitions saved in the schedule)")
 	fl.StringArrayVarP(&includes, "include", "I", nil, "add an include directory")
-	fl.IntVar(&maxEvents, "max-events", 100000, "per-thread event bound")
+	addBoundFlags(fl, &bounds)
 	return cmd
 }

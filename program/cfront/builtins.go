@@ -62,6 +62,11 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			x.fail(th, program.RuntimeError, "pthread_create with an invalid start routine")
 			return true
 		}
+		if x.nthreads >= x.p.maxThreads {
+			// Like the event bound: this thread stops here, the others go on.
+			x.cut(th, fmt.Sprintf("thread T%s reached the thread bound (%d threads; raise --max-threads)", shortName(th.name), x.p.maxThreads))
+			return true
+		}
 		child := x.p.Thread(program.ChildName(th.name, th.nforks))
 		x.stop(th, program.Fork, 0, 0, int64(child))
 		return true

@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,6 +188,49 @@ int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); while (!flag) ; retur
 	}
 	if out.Kind != program.Bounded || !wrote {
 		t.Fatalf("outcome %s, writer ran: %v", out.Kind, wrote)
+	}
+}
+
+// TestThreadBound checks --max-threads: a thread creating one thread too
+// many stops there and the execution ends bounded, saying which bound; the
+// threads it created still run.
+func TestThreadBound(t *testing.T) {
+	src := `#include <pthread.h>
+int n;
+void *w(void *a) { __atomic_fetch_add(&n, 1, 5); return 0; }
+int main(void) { pthread_t t; for (;;) pthread_create(&t, 0, w, 0); }`
+	p, err := LoadSource("forever.c", []byte(src), Options{MaxThreads: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, out := runDefault(t, p)
+	forks, adds := 0, 0
+	for _, e := range tr.Events {
+		if e.Kind == program.Fork {
+			forks++
+		}
+		if e.Kind == program.Write {
+			adds++
+		}
+	}
+	if out.Kind != program.Bounded || !strings.Contains(out.Message, "thread bound (4 threads") || forks != 3 || adds != 3 {
+		t.Fatalf("outcome %s %q after %d forks and %d increments, want bounded at the thread bound after 3 and 3", out.Kind, out.Message, forks, adds)
+	}
+}
+
+// TestStopWhen checks that a cancelled run ends an execution that would
+// otherwise run for a long time (a spin of a billion events), as bounded.
+func TestStopWhen(t *testing.T) {
+	p, err := LoadSource("spin.c", []byte("int flag; int main(void) { while (!flag) ; return 0; }"), Options{MaxEvents: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p.StopWhen(ctx)
+	tr, out := runDefault(t, p)
+	if out.Kind != program.Bounded || !strings.Contains(out.Message, "stopped") || len(tr.Events) > 1<<20 {
+		t.Fatalf("outcome %s %q after %d events, want bounded (stopped) early", out.Kind, out.Message, len(tr.Events))
 	}
 }
 

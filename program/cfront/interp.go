@@ -25,6 +25,9 @@ func (x *execution) run(th *thread) {
 		if x.over {
 			return
 		}
+		if steps&(1<<16-1) == 1<<16-1 && x.cancelled(th) {
+			return
+		}
 		if steps > x.p.stepLimit {
 			x.over = true
 			x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: code[th.pc].pos,

@@ -142,8 +142,16 @@ func TestToolLimits(t *testing.T) {
 	chain := `#include <pthread.h>
 void *t(void *a) { pthread_t th; pthread_create(&th, 0, t, 0); pthread_join(th, 0); return 0; }
 int main(void) { t(0); return 0; }`
-	_, out := runDefault(t, loadSrc(t, chain))
+	p, err := LoadSource("chain.c", []byte(chain), Options{MaxThreads: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out := runDefault(t, p)
 	if out.Kind != program.Bounded || !strings.HasPrefix(out.Message, "thread limit (2048) reached") || len(out.Message) > 120 || strings.Contains(out.Message, "\n") {
+		t.Errorf("thread chain: outcome %s %q", out.Kind, out.Message)
+	}
+	_, out = runDefault(t, loadSrc(t, chain)) // the thread bound comes first
+	if out.Kind != program.Bounded || !strings.Contains(out.Message, "reached the thread bound (32 threads") || len(out.Message) > 120 {
 		t.Errorf("thread chain: outcome %s %q", out.Kind, out.Message)
 	}
 	allocs := `#include <stdlib.h>

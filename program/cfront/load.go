@@ -49,6 +49,10 @@ type Options struct {
 	IncludePaths []string
 	// MaxEvents is the per-thread event bound; 0 means DefaultMaxEvents.
 	MaxEvents int
+	// MaxThreads bounds the threads of one execution, main included; 0
+	// means DefaultMaxThreads. A pthread_create beyond it stops its thread
+	// and the execution ends as bounded.
+	MaxThreads int
 	// StepLimit bounds the instructions a thread runs between two events
 	// (an execution that exceeds it ends as bounded); 0 means 50 million.
 	StepLimit int
@@ -56,6 +60,12 @@ type Options struct {
 
 // DefaultMaxEvents is the per-thread event bound when none is given.
 const DefaultMaxEvents = 100_000
+
+// DefaultMaxThreads is the thread bound when none is given. Programs that
+// create threads in an unbounded loop (SV-COMP's pthread-ext tasks) would
+// otherwise create one per event until the event bound: 100,000 threads,
+// each scheduled and each a column of every happens-before clock.
+const DefaultMaxThreads = 32
 
 var (
 	cfgOnce sync.Once
@@ -170,9 +180,12 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	if err != nil {
 		return nil, err
 	}
-	p.maxEvents, p.stepLimit = opts.MaxEvents, opts.StepLimit
+	p.maxEvents, p.maxThreads, p.stepLimit = opts.MaxEvents, opts.MaxThreads, opts.StepLimit
 	if p.maxEvents <= 0 {
 		p.maxEvents = DefaultMaxEvents
+	}
+	if p.maxThreads <= 0 {
+		p.maxThreads = DefaultMaxThreads
 	}
 	if p.stepLimit <= 0 {
 		p.stepLimit = localStepLimit

@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -14,14 +15,18 @@ import (
 // (concurrently from several goroutines: executions share only the
 // read-only code and the interning tables, which are locked).
 type Program struct {
-	file      string
-	code      []instr
-	funcs     []*function
-	statics   []*static
-	strs      []string
-	mainFn    *function
-	maxEvents int
-	stepLimit int // instructions a thread may run between two events
+	file       string
+	code       []instr
+	funcs      []*function
+	statics    []*static
+	strs       []string
+	mainFn     *function
+	maxEvents  int
+	maxThreads int // threads of one execution, main included
+	stepLimit  int // instructions a thread may run between two events
+	// stop, if not nil, is closed when the run is cancelled: executions
+	// then end at once (StopWhen)
+	stop <-chan struct{}
 
 	mu          sync.Mutex
 	threadNames []string
@@ -46,6 +51,13 @@ func (p *Program) File() string { return p.file }
 // programs"): an execution in which a thread would execute more events ends
 // as program.Bounded. It must be called before executions start.
 func (p *Program) SetMaxEvents(n int) { p.maxEvents = n }
+
+// StopWhen makes every execution end (as program.Bounded, with a message
+// saying why) soon after ctx is done, even one whose threads never reach
+// another event or whose events never end: explorers look at their context
+// only between steps or executions. It must be called before executions
+// start.
+func (p *Program) StopWhen(ctx context.Context) { p.stop = ctx.Done() }
 
 // Thread implements program.Program: it interns fork-tree names.
 func (p *Program) Thread(name string) program.ThreadID {

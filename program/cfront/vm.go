@@ -122,6 +122,11 @@ type execution struct {
 	arg int64
 	// heapBytes counts the bytes of the live heap blocks and frame variables
 	heapBytes int64
+	// nthreads counts the threads created, main included (the thread bound)
+	nthreads int
+	// nsteps counts Steps, to poll stop every so often
+	nsteps uint32
+	cancel <-chan struct{} // Program.StopWhen's channel at Start
 }
 
 // atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*
@@ -132,7 +137,7 @@ var _ program.Execution = (*execution)(nil)
 
 // Start implements program.Program.
 func (p *Program) Start() program.Execution {
-	x := &execution{p: p, locks: make(map[program.Loc]program.ThreadID)}
+	x := &execution{p: p, locks: make(map[program.Loc]program.ThreadID), cancel: p.stop}
 	x.statics = make([]object, len(p.statics))
 	for i, s := range p.statics {
 		o := &x.statics[i]
@@ -154,6 +159,7 @@ func (p *Program) Start() program.Execution {
 }
 
 func (x *execution) addThread(t *thread) {
+	x.nthreads++
 	for int(t.id) >= len(x.threads) {
 		x.threads = append(x.threads, nil)
 	}
@@ -270,6 +276,9 @@ func (x *execution) Step(t program.ThreadID) bool {
 	th := x.threads[t]
 	if _, st := x.Pending(t); st != program.Enabled {
 		panic(fmt.Sprintf("cfront: Step(%d) on a thread that is not enabled", t))
+	}
+	if x.nsteps++; x.nsteps%1024 == 0 && x.cancelled(th) {
+		return false
 	}
 	x.fire(th)
 	if !x.over && !th.finished && !th.stuck {
@@ -543,16 +552,33 @@ func (x *execution) pop(th *thread) int64 {
 	return v
 }
 
+// cut stops th at a bound: th ends here; the others go on, so that what
+// they do is still seen. The execution ends as bounded, saying why.
+func (x *execution) cut(th *thread, why string) {
+	th.finished = true
+	if x.bounded == nil {
+		x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos, Message: why}
+	}
+}
+
+// cancelled reports whether the run is cancelled (Program.StopWhen); if so
+// the execution is over, bounded. Callers poll it every so many steps.
+func (x *execution) cancelled(th *thread) bool {
+	select {
+	case <-x.cancel: // a nil channel never fires
+	default:
+		return false
+	}
+	x.over = true
+	x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos,
+		Message: "the run was stopped (timeout or interrupt) during this execution"}
+	return true
+}
+
 // stop makes the instruction at th.pc th's pending event.
 func (x *execution) stop(th *thread, kind program.Kind, flags program.Flags, loc program.Loc, val int64) {
 	if th.nevents >= int32(x.p.maxEvents) {
-		// The thread stops here; the others go on, so that what they do is
-		// still seen. The execution ends as bounded.
-		th.finished = true
-		if x.bounded == nil {
-			x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos,
-				Message: fmt.Sprintf("thread T%s reached the event bound (%d)", th.name, x.p.maxEvents)}
-		}
+		x.cut(th, fmt.Sprintf("thread T%s reached the event bound (%d)", th.name, x.p.maxEvents))
 		return
 	}
 	th.pend = program.Event{Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: x.p.code[th.pc].pos}

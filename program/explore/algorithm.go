@@ -38,6 +38,20 @@ type Algorithm struct {
 	Planned string
 }
 
+// Explore runs a on p and makes sure a search ctx ended is not reported
+// complete: explorers poll ctx inside long steps (an execution, a
+// witness query, a race report) and give up the step, and such a cut may
+// otherwise go unseen when it happens in the last step. Callers check
+// a.Check(cfg) first.
+func (a *Algorithm) Explore(ctx context.Context, p program.Program, opts Options, cfg Config) *Result {
+	res := a.Run(ctx, p, opts, cfg)
+	if ctx.Err() != nil && res.Stats.Stopped == "" {
+		res.Stats.Stopped = StopReason(ctx)
+		res.Stats.Complete = false
+	}
+	return res
+}
+
 // Config carries the settings that some algorithms use beside Options.
 type Config struct {
 	// Workers is the number of parallel workers (below 1: all CPUs).

@@ -27,7 +27,7 @@ func DFS(ctx context.Context, p program.Program, opts Options) *Result {
 	var stack []node
 	for {
 		if err := ctx.Err(); err != nil {
-			r.Stop(stopReason(ctx))
+			r.Stop(StopReason(ctx))
 			break
 		}
 		x := p.Start()
@@ -69,12 +69,6 @@ func DFS(ctx context.Context, p program.Program, opts Options) *Result {
 	return r.Result()
 }
 
-func stopReason(ctx context.Context) string {
-	if ctx.Err() == context.DeadlineExceeded {
-		return "timeout"
-	}
-	return "interrupted"
-}
 
 // invisible returns an enabled thread whose pending event commutes with
 // every event of every other thread: thread begin and end, fork, and an
