@@ -385,7 +385,7 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 		}
 	}
 	// Section 7: threads blocked on a lock at the end.
-	if _, out := x.Done(); out.Kind == program.Deadlock || out.Kind == program.Bounded || out.Kind == program.Blocked {
+	if _, out := x.Done(); !out.Kind.IsViolation() || out.Kind == program.Deadlock {
 		for t := 0; t < x.Threads(); t++ {
 			b, st := x.Pending(program.ThreadID(t))
 			if st != program.Waiting || b.Kind != program.Acquire {

@@ -6,7 +6,8 @@ import "fmt"
 type OutcomeKind uint8
 
 const (
-	// Normal: every thread ran to its end (or main returned/exited).
+	// Normal: every thread ran to its end, or a thread called exit or
+	// abort and the others ran until each ended, waited or stopped.
 	Normal OutcomeKind = iota
 	// AssertionFailure: assert, __VERIFIER_assert, __VERIFIER_error,
 	// reach_error or abort was reached.
@@ -21,7 +22,9 @@ const (
 	// Bounded: a thread exceeded the event bound; the execution is cut.
 	Bounded
 	// Blocked: some thread's __VERIFIER_assume failed (that thread is
-	// Stuck) and the others ran until each ended, waited or was stuck too.
+	// Stuck) and the others ran until each ended, waited or was stuck too;
+	// or a thread called exit or abort and others were left waiting (for
+	// a lock it holds, for its end).
 	// The execution is infeasible past the failed assumption, so it is
 	// neither a finding nor a deadlock; but its events are real (each thread's
 	// failed assumption is local and could have come last), so explorers
@@ -76,8 +79,9 @@ const (
 	// Absent: the thread id is known to the program (another execution
 	// created it) but this execution has not created it.
 	Absent
-	// Stuck: the thread's __VERIFIER_assume failed; it never runs again and
-	// never ends (a join of it waits forever). It has no pending event.
+	// Stuck: the thread's __VERIFIER_assume failed, or it called exit or
+	// abort; it never runs again and never ends (a join of it waits
+	// forever). It has no pending event.
 	Stuck
 )
 

@@ -111,15 +111,18 @@ var builtinSpecs = map[string]bspec{
 	"__sync_xor_and_fetch":      {bXorFetch, 2, bkAtomic},
 	"__VERIFIER_error":          {bVerifierAssert, 0, bkMsg},
 	"reach_error":               {bVerifierAssert, 0, bkMsg},
-	"abort":                     {bVerifierAssert, 0, bkMsg},
+	"abort":                     {bAbort, 0, bkPlain},
+	"__builtin_abort":           {bAbort, 0, bkPlain},
 	"__assert_fail":             {bVerifierAssert, 0, bkMsg},
 }
 
 // builtinCall compiles a call of a builtin; false if name is not one.
-// A program's own definition of a name wins over the builtin
-// (reach_error is often defined by SV-COMP programs to call abort).
+// A program's own definition of a name wins over the builtin, except for
+// reach_error and __VERIFIER_error: calling them is the violation of
+// SV-COMP's unreach-call property whatever their body does (tasks define
+// reach_error as assert(0), as a call of abort, or empty).
 func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) bool {
-	if fn, ok := c.funcs[name]; ok && fn.defined {
+	if fn, ok := c.funcs[name]; ok && fn.defined && name != "reach_error" && name != "__VERIFIER_error" {
 		return false
 	}
 	pos := toPos(x)
@@ -200,8 +203,8 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 			c.emit(instr{op: opPop})
 		}
 		c.emit(instr{op: opPush})
-		c.emit(instr{op: opPush, k: int64(c.str(name + "() reached"))})
-		c.emit(instr{op: opBuiltin, a: bVerifierAssert, k: 2, pos: pos})
+		c.emit(instr{op: opPush, k: int64(c.str(name + "() called"))})
+		c.emit(instr{op: opBuiltin, a: bVerifierAssert, k: 2, w: 1, pos: pos}) // w 1: the message is whole
 		return true
 	case bkAtomic:
 		c.needArgs(x, name, as, spec.keep)

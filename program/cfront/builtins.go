@@ -30,7 +30,11 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		return true
 	case bVerifierAssert:
 		if args[0] == 0 {
-			x.fail(th, program.AssertionFailure, "%s failed", x.p.strs[args[1]])
+			if in.w == 1 {
+				x.fail(th, program.AssertionFailure, "%s", x.p.strs[args[1]])
+			} else {
+				x.fail(th, program.AssertionFailure, "%s failed", x.p.strs[args[1]])
+			}
 			return true
 		}
 		return result(0)
@@ -175,9 +179,27 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		}
 		x.stop(th, program.Release, 0, atomicLock, 0)
 		return true
-	case bExitProcess:
-		x.over = true
-		x.outcome = program.Outcome{Kind: program.Normal, Thread: th.id, Pos: in.pos, Message: "exit called"}
+	case bExitProcess, bAbort:
+		// The program ends here. Executed as the thread's last step of the
+		// execution: the thread stops (Stuck, holding what it holds) and
+		// the others run on until each ends, waits or stops too; the
+		// execution then ends normally. Any run of the others is a run in
+		// which the exit was merely late, so the violations and races seen
+		// are real, and an execution that ends at the exit at once is a
+		// prefix of one explored. Ending the execution here instead hid
+		// the other threads' writes from the explorers (rf and mcr-seeds
+		// missed violations behind an early exit) and made abort() in a
+		// __VERIFIER_atomic_ function (SV-COMP's way to write "assume")
+		// look like a deadlock of the threads waiting for its lock.
+		th.stuck = true
+		if x.exited == nil {
+			call := "abort()"
+			if in.a == bExitProcess {
+				call = fmt.Sprintf("exit(%d)", int32(args[0]))
+			}
+			x.exited = &program.Outcome{Kind: program.Normal, Thread: th.id, Pos: in.pos,
+				Message: fmt.Sprintf("%s called in thread T%s", call, shortName(th.name))}
+		}
 		return true
 	}
 	x.fail(th, program.RuntimeError, "internal error: unknown builtin %d", in.a)

@@ -155,6 +155,7 @@ const (
 	bAtomicBegin
 	bAtomicEnd
 	bExitProcess // exit(code)
+	bAbort       // abort(): ends the program like exit, not a violation
 	bNop         // printf and friends: arguments evaluated, no effect, returns 0
 	numBuiltins
 )

@@ -118,6 +118,8 @@ type execution struct {
 	bounded *program.Outcome
 	// blocked is set when a thread's __VERIFIER_assume failed (the first)
 	blocked *program.Outcome
+	// exited is set when a thread called exit or abort (the first)
+	exited *program.Outcome
 	// arg is the Arg of the next event emitted (a CAS's expected value)
 	arg int64
 	// heapBytes counts the bytes of the live heap blocks and frame variables
@@ -224,6 +226,18 @@ func (x *execution) Done() (bool, program.Outcome) {
 	case x.bounded != nil:
 		// a thread stopped by the bound: blocked threads may wait for it
 		x.outcome = *x.bounded
+	case x.exited != nil:
+		// The program ended: threads waiting for a lock the exiting thread
+		// holds, or for each other, are not deadlocked, and a failed
+		// assumption of another thread may come after the exit. With such
+		// waiting threads the end state is one no code observes, whose
+		// shape depends on where the waiting threads stopped: like a failed
+		// assumption's, the execution is Blocked (not maximal).
+		x.outcome = *x.exited
+		if waiting {
+			x.outcome.Kind = program.Blocked
+			x.outcome.Message += " while other threads wait for it"
+		}
 	case x.blocked != nil:
 		// A thread whose assumption failed cannot go on, so threads waiting
 		// for it (or for each other) are not a deadlock of a feasible run.

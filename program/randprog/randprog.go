@@ -15,7 +15,8 @@
 //
 // With Options.Blocking, executions can also block (issue 12): threads
 // __VERIFIER_assume conditions on shared values (directly, or on a loaded
-// local: an assume-based await), sometimes while holding the mutex, a
+// local: an assume-based await) or call exit or abort on them, sometimes
+// while holding the mutex, a
 // thread may join the thread created before it (which may itself be stuck
 // at a failed assumption), and main may assume a condition after its joins.
 //
@@ -162,7 +163,7 @@ func (g *gen) program() string {
 	}
 	out.WriteString("#include <stddef.h>\n\n")
 	if g.opts.Blocking {
-		out.WriteString("extern void __VERIFIER_assume(int cond);\n\n")
+		out.WriteString("extern void __VERIFIER_assume(int cond);\nextern void abort(void);\nextern void exit(int status);\n\n")
 	}
 	for _, gl := range g.globals {
 		switch {
@@ -396,8 +397,20 @@ func (g *gen) op() {
 // await emits an assumption on shared memory: on a load directly, or on a
 // loaded local (an assume-based await, as Nidhugg's spin-assume
 // transformation writes a spin loop).
+//
+// One time in six it ends the program instead when a loaded value matches:
+// exit(0) or abort(), which stop their thread while the others run on
+// (the interpreter executes the exit last) and end the execution normally.
 func (g *gen) await() {
 	gl := g.pick()
+	if g.rng.IntN(6) == 0 {
+		end := "abort()"
+		if g.rng.IntN(2) == 0 {
+			end = "exit(0)"
+		}
+		g.line("if (%s %s %d) %s;", load(gl), g.cmp(), g.small(), end)
+		return
+	}
 	if g.rng.IntN(2) == 0 {
 		g.line("__VERIFIER_assume(%s %s %d);", load(gl), g.cmp(), g.small())
 		return
