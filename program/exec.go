@@ -111,6 +111,14 @@ type Execution interface {
 	Trace() *Trace
 }
 
+// Unmodelled is implemented by executions that can take a step the
+// exploration does not branch on: Unmodelled returns the first such step
+// (a read of a value C leaves indeterminate, taken as 0), or "". A search
+// that met one is incomplete.
+type Unmodelled interface {
+	Unmodelled() string
+}
+
 // Program is something that can be executed repeatedly under control.
 type Program interface {
 	// Start begins a new execution: the main thread has run its local

@@ -47,6 +47,9 @@ func printReport(w io.Writer, p program.Program, file string, defines []string, 
 		fmt.Fprintf(w, "result: %d finding(s)\n", len(res.Findings))
 	case !s.Complete:
 		why := s.Stopped
+		if why == "" && s.Unmodelled != "" {
+			why = "not every value explored: " + s.Unmodelled
+		}
 		if why == "" {
 			why = "bounded executions (raise --max-events)"
 			if s.BoundedBy != "" && !strings.Contains(s.BoundedBy, "event bound") {

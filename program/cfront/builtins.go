@@ -144,6 +144,9 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		if p == 0 {
 			return true
 		}
+		if in.a == bMalloc && size > 0 {
+			x.object(objOf(p)).undefine(0, int(size))
+		}
 		return result(p)
 	case bFree:
 		p := args[0]
@@ -264,6 +267,12 @@ func (x *execution) fireAtomic(th *thread, in *instr, args []int64, e program.Ev
 		return // freed since the event became pending: reported by resolve
 	}
 	signed := in.flag&fSigned != 0
+	if in.a != bAtomicStore {
+		x.readObj(o, off, int(in.w), e.Pos)
+	}
+	if in.a != bAtomicLoad {
+		o.writeObj(off, int(in.w)) // a failed CAS writes nothing, but its read was checked
+	}
 	switch in.a {
 	case bAtomicLoad:
 		v := load(o.data[off:], in.w, signed)

@@ -76,6 +76,10 @@ const (
 	fDeref        // the loaded value is dereferenced (null-read property)
 	fNullOK       // a store to a null address is skipped (pthread_join's retval)
 	fNeg          // opPtrAdd subtracts
+	// fUndef on opGetLocal/opSetLocal: the slot belongs to a local declared
+	// without an initialiser, whose value is indeterminate until set
+	// (thread.undef); on opZero: mark the k bytes indeterminate instead
+	fUndef
 )
 
 type instr struct {

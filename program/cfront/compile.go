@@ -54,6 +54,7 @@ type local struct {
 	typ   cc.Type
 	atom  bool
 	param bool
+	undef bool // declared without an initialiser
 }
 
 type loopCtx struct {
@@ -517,6 +518,17 @@ func (c *compiler) localDecl(d *cc.Declaration) {
 		}
 		c.vars[decl] = lv
 		if idl.Initializer == nil {
+			// Its value is indeterminate until set (C11 6.7.9p10). Reading
+			// it reads 0 and makes the search incomplete (Unmodelled):
+			// every value would have to be tried, as an input.
+			lv.undef = true
+			if lv.slot >= 0 {
+				c.emit(instr{op: opPush})
+				c.emit(instr{op: opSetLocal, a: int32(lv.slot), w: 1, flag: fUndef})
+			} else {
+				c.emit(instr{op: opAddrFrame, a: int32(lv.fv)})
+				c.emit(instr{op: opZero, k: t.Size(), flag: fUndef})
+			}
 			continue
 		}
 		if lv.slot >= 0 {

@@ -334,9 +334,10 @@ func (c *compiler) stringObj(s string) int32 {
 
 // lv describes an lvalue: a register slot, or memory whose address has been pushed.
 type lv struct {
-	slot int // >= 0: register slot
-	typ  cc.Type
-	atom bool
+	slot  int // >= 0: register slot
+	typ   cc.Type
+	atom  bool
+	undef bool // a slot of a local declared without an initialiser
 }
 
 // lvalue compiles e as an lvalue (pushing its address when in memory).
@@ -351,7 +352,7 @@ func (c *compiler) lvalue(e cc.ExpressionNode) lv {
 			}
 			if l, ok := c.vars[d]; ok {
 				if l.slot >= 0 {
-					return lv{slot: l.slot, typ: l.typ, atom: l.atom}
+					return lv{slot: l.slot, typ: l.typ, atom: l.atom, undef: l.undef}
 				}
 				c.emit(instr{op: opAddrFrame, a: int32(l.fv)})
 				return lv{slot: -1, typ: l.typ, atom: l.atom}
@@ -455,7 +456,7 @@ func (c *compiler) addr(e cc.ExpressionNode) {
 // loadLV loads the value of an lvalue.
 func (c *compiler) loadLV(n cc.Node, l lv, extra uint8) {
 	if l.slot >= 0 {
-		c.emit(instr{op: opGetLocal, a: int32(l.slot)})
+		c.emit(instr{op: opGetLocal, a: int32(l.slot), flag: flagIf(l.undef, fUndef), pos: toPos(n)})
 		return
 	}
 	switch undecayed(l.typ).Kind() {
@@ -477,7 +478,7 @@ func (c *compiler) emitStore(t cc.Type, atom bool, extra uint8, n cc.Node) {
 func (c *compiler) storeLV(n cc.Node, l lv) {
 	if l.slot >= 0 {
 		c.emit(instr{op: opDup})
-		c.emit(instr{op: opSetLocal, a: int32(l.slot)})
+		c.emit(instr{op: opSetLocal, a: int32(l.slot), flag: flagIf(l.undef, fUndef)}) // w 0: now set
 		return
 	}
 	c.emitStore(l.typ, l.atom, fKeep, n)

@@ -48,9 +48,17 @@ func (x *execution) run(th *thread) {
 		case opSwap:
 			st[n-1], st[n-2] = st[n-2], st[n-1]
 		case opGetLocal:
-			th.stack = append(st, th.slots[th.frames[len(th.frames)-1].slotBase+in.a])
+			i := th.frames[len(th.frames)-1].slotBase + in.a
+			if in.flag&fUndef != 0 {
+				x.readSlot(th, i, in.pos)
+			}
+			th.stack = append(st, th.slots[i])
 		case opSetLocal:
-			th.slots[th.frames[len(th.frames)-1].slotBase+in.a] = st[n-1]
+			i := th.frames[len(th.frames)-1].slotBase + in.a
+			if in.flag&fUndef != 0 {
+				th.slotUndef(i, in.w == 1) // w 1: a declaration without initialiser
+			}
+			th.slots[i] = st[n-1]
 			th.stack = st[:n-1]
 		case opAddrObj:
 			th.stack = append(st, mkPtr(uint32(in.a), in.k))
@@ -65,6 +73,7 @@ func (x *execution) run(th *thread) {
 				x.stop(th, program.Read, accessFlags(in), program.Loc(st[n-1]), 0)
 				return
 			}
+			x.readObj(o, off, int(in.w), in.pos)
 			st[n-1] = load(o.data[off:], in.w, in.flag&fSigned != 0)
 		case opStore, opStorePost:
 			addr := storeAddr(in, st)
@@ -251,6 +260,11 @@ func (x *execution) run(th *thread) {
 				return
 			}
 			clear(o.data[off : off+int(in.k)])
+			if in.flag&fUndef != 0 {
+				o.undefine(off, int(in.k))
+			} else {
+				o.writeObj(off, int(in.k))
+			}
 			th.stack = st[:n-1]
 		case opTrap:
 			x.fail(th, program.RuntimeError, "%s", x.p.strs[in.a])
@@ -316,6 +330,7 @@ func (x *execution) doStore(th *thread, in *instr, o *object, off int) {
 	st := th.stack
 	n := len(st)
 	v := conv(st[n-1], in.w, in.flag&fSigned != 0)
+	o.writeObj(off, int(in.w))
 	if in.op == opStorePost {
 		// addr old new -> old
 		store(o.data[off:], in.w, v)
@@ -367,6 +382,7 @@ func (x *execution) fire(th *thread) {
 		if o == nil {
 			return
 		}
+		x.readObj(o, off, int(in.w), th.pend.Pos)
 		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
 		x.emit(th, program.Read, th.pend.Flags, th.pend.Loc, v, th.pend.Pos)
 		st[n-1] = v

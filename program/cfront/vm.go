@@ -70,6 +70,7 @@ type object struct {
 	freed  bool
 	fn     *function
 	name   string // frame variables: "function.variable", for messages
+	undef  []bool // per byte: indeterminate (undef.go); nil if none ever was
 }
 
 type frame struct {
@@ -88,6 +89,7 @@ type thread struct {
 	pc       int32
 	stack    []int64
 	slots    []int64
+	undef    []bool // per slot (absolute): indeterminate (undef.go)
 	frames   []frame
 	pend     program.Event
 	finished bool
@@ -124,6 +126,8 @@ type execution struct {
 	arg int64
 	// heapBytes counts the bytes of the live heap blocks and frame variables
 	heapBytes int64
+	// unmodelled is the first read of an indeterminate value (undef.go)
+	unmodelled string
 	// nthreads counts the threads created, main included (the thread bound)
 	nthreads int
 	// nsteps counts Steps, to poll stop every so often

@@ -80,6 +80,10 @@ type Stats struct {
 	// BoundedBy says what cut the first bounded execution (the event bound,
 	// or a tool limit: threads, allocations, object size, heap).
 	BoundedBy string `json:"bounded_by,omitempty"`
+	// Unmodelled names the first thing an execution assumed that the
+	// program leaves open (a read of an uninitialised local, taken as 0):
+	// the search is then incomplete.
+	Unmodelled string `json:"unmodelled,omitempty"`
 	Events    int    `json:"events"` // events executed, over all executions
 	// Complete is false when a bound, a timeout, an interruption or
 	// stopping at the first finding cut the search.
@@ -159,6 +163,9 @@ type Summary struct {
 	Kind        program.OutcomeKind
 	RF, Outcome [16]byte // Outcome only for maximal executions
 	Message     string   // for a bounded execution: what cut it
+	// Unmodelled says what the execution assumed that the program leaves
+	// open (program.Unmodelled), or "".
+	Unmodelled string
 }
 
 // Summarize returns the summary of the finished execution x.
@@ -171,6 +178,9 @@ func Summarize(x program.Execution) Summary {
 	}
 	if out.Kind.Maximal() {
 		s.Outcome = digest(program.OutcomeKey(tr))
+	}
+	if u, ok := x.(program.Unmodelled); ok {
+		s.Unmodelled = u.Unmodelled()
 	}
 	return s
 }
@@ -203,6 +213,12 @@ func (r *Recorder) Record(s Summary) {
 		r.stats.Complete = false
 		if r.stats.BoundedBy == "" {
 			r.stats.BoundedBy = s.Message
+		}
+	}
+	if s.Unmodelled != "" {
+		r.stats.Complete = false
+		if r.stats.Unmodelled == "" {
+			r.stats.Unmodelled = s.Unmodelled
 		}
 	}
 	if s.Kind != program.Blocked {
