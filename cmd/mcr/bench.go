@@ -123,7 +123,7 @@ func runBench(cmd *cobra.Command, f *benchFlags) error {
 		if c.RFClasses == nil || !re.MatchString(c.Name) {
 			continue
 		}
-		p, err := loadProgram(ctx, c.File, c.DefineList(), nil, bounds{maxEventsOf(c), cfront.DefaultMaxThreads})
+		p, err := loadProgram(ctx, c.File, c.DefineList(), nil, bounds{maxEvents: maxEventsOf(c), maxThreads: cfront.DefaultMaxThreads})
 		if err != nil {
 			return err
 		}

@@ -81,10 +81,12 @@ func defaultMaxMemory() string {
 // bounds are the executor's bounds (--max-events, --max-threads).
 type bounds struct {
 	maxEvents, maxThreads int
+	spurious              bool
 }
 
 func addBoundFlags(fl *pflag.FlagSet, b *bounds) {
 	fl.IntVar(&b.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
+	fl.BoolVar(&b.spurious, "spurious-wakeups", false, "let pthread_cond_wait return without a signal, as POSIX allows (off: a wait returns only after a signal, so that 'while (!ready) wait' loops do not spin)")
 	fl.IntVar(&b.maxThreads, "max-threads", cfront.DefaultMaxThreads, "threads per execution, main included; a pthread_create beyond it ends the execution as bounded")
 }
 
@@ -97,7 +99,7 @@ func loadProgram(ctx context.Context, file string, defines, includes []string, b
 	if b.maxThreads <= 0 {
 		return nil, badInput(fmt.Errorf("--max-threads must be positive"))
 	}
-	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads})
+	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads, SpuriousWakeups: b.spurious})
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -9,12 +9,7 @@ import (
 
 // unsupportedCalls names library functions mcr knows it does not model.
 var unsupportedCalls = map[string]string{
-	"pthread_cond_wait":      "condition variables are not supported yet",
-	"pthread_cond_timedwait": "condition variables are not supported yet",
-	"pthread_cond_signal":    "condition variables are not supported yet",
-	"pthread_cond_broadcast": "condition variables are not supported yet",
-	"pthread_cond_init":      "condition variables are not supported yet",
-	"pthread_cond_destroy":   "condition variables are not supported yet",
+	"pthread_cond_timedwait": "timed condition waits are not supported yet; pthread_cond_wait is",
 	"pthread_rwlock_init":    "reader-writer locks are not supported yet",
 	"pthread_rwlock_rdlock":  "reader-writer locks are not supported yet",
 	"pthread_rwlock_wrlock":  "reader-writer locks are not supported yet",
@@ -52,6 +47,7 @@ var builtinSpecs = map[string]bspec{
 	"pthread_mutex_trylock":     {bTryLock, 1, bkPlain},
 	"pthread_mutex_init":        {bMutexInit, 0, bkPlain},
 	"pthread_mutex_destroy":     {bMutexInit, 0, bkPlain},
+	"pthread_cond_destroy":      {bMutexInit, 0, bkPlain},
 	"pthread_mutexattr_init":    {bMutexInit, 0, bkPlain},
 	"pthread_mutexattr_destroy": {bMutexInit, 0, bkPlain},
 	"pthread_attr_init":         {bMutexInit, 0, bkPlain},
@@ -151,6 +147,15 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 			c.emit(instr{op: opStore, w: 8, flag: fNullOK | fPtr, pos: pos})
 		}
 		c.emit(instr{op: opPush})
+		return true
+	case "pthread_cond_wait":
+		c.condWait(x, as)
+		return true
+	case "pthread_cond_signal", "pthread_cond_broadcast":
+		c.condSignal(x, name, as)
+		return true
+	case "pthread_cond_init":
+		c.condInit(x, as)
 		return true
 	case "pthread_equal":
 		c.needArgs(x, name, as, 2)

@@ -127,6 +127,20 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 	case bFence:
 		x.stop(th, program.Fence, 0, 0, 0)
 		return true
+	case bCondAwait:
+		o, _ := x.resolve(th, args[0], 4)
+		if o == nil {
+			return true
+		}
+		if !o.shared { // a private condition variable: no other thread can signal it
+			th.pend = program.Event{Kind: program.Read, Flags: program.Atomic, Loc: program.Loc(args[0])}
+			x.silent = true
+			x.fireBuiltin(th, in)
+			x.silent = false
+			return th.stuck
+		}
+		x.stop(th, program.Read, program.Atomic, program.Loc(args[0]), 0)
+		return true
 	case bMalloc, bCalloc:
 		size := args[0]
 		if in.a == bCalloc {
@@ -217,6 +231,8 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 	e := th.pend
 	push := func(v int64) { th.stack = append(st[:n-int(in.k)], v) }
 	switch in.a {
+	case bCondAwait:
+		x.fireCondAwait(th, in, args, push)
 	case bLock, bTryLock, bAtomicBegin:
 		if _, held := x.locks[e.Loc]; held {
 			x.emit(th, program.LockFail, 0, e.Loc, 0, e.Pos)

@@ -153,6 +153,7 @@ const (
 	bOrFetch
 	bXorFetch
 	bFence
+	bCondAwait // (cond, seen) a condition wait's await: the count's read; unchanged, the thread stops (condvar.go)
 	bMalloc
 	bCalloc
 	bFree

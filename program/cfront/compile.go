@@ -25,6 +25,7 @@ func (e *compileError) Error() string { return fmt.Sprintf("%s: %s", e.pos, e.ms
 type bail struct{ err *compileError }
 
 type compiler struct {
+	spurious bool // pthread_cond_wait may wake without a signal (condvar.go)
 	file    string
 	ast     *cc.AST
 	p       *Program

@@ -53,6 +53,9 @@ type Options struct {
 	// means DefaultMaxThreads. A pthread_create beyond it stops its thread
 	// and the execution ends as bounded.
 	MaxThreads int
+	// SpuriousWakeups lets pthread_cond_wait return without a signal
+	// (condvar.go); off, a wait returns only after a signal.
+	SpuriousWakeups bool
 	// StepLimit bounds the instructions a thread runs between two events
 	// (an execution that exceeds it ends as bounded); 0 means 50 million.
 	StepLimit int
@@ -176,6 +179,7 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 		return nil, tidyError(err)
 	}
 	c := newCompiler(name, ast)
+	c.spurious = opts.SpuriousWakeups
 	p, err = c.compile()
 	if err != nil {
 		return nil, err

@@ -94,6 +94,7 @@ type thread struct {
 	pend     program.Event
 	finished bool
 	stuck    bool // its __VERIFIER_assume failed: it never runs again
+	await    *awaiting // set if it is stuck at a condition wait (condvar.go)
 	begun    bool // Begin has fired (non-main threads)
 	ending   bool // End is pending
 	nevents  int32
@@ -215,8 +216,17 @@ func (x *execution) Done() (bool, program.Outcome) {
 	if x.over {
 		return true, x.outcome
 	}
-	waiting := false
+	waiting, woken := false, false
 	for _, th := range x.threads {
+		if th != nil && th.await != nil {
+			// stuck at a condition wait: it waits, unless a signal came
+			// after its await read the count
+			if th.await.woken() {
+				woken = true
+			} else {
+				waiting = true
+			}
+		}
 		if th == nil || th.finished || th.stuck {
 			continue
 		}
@@ -246,6 +256,10 @@ func (x *execution) Done() (bool, program.Outcome) {
 		// A thread whose assumption failed cannot go on, so threads waiting
 		// for it (or for each other) are not a deadlock of a feasible run.
 		x.outcome = *x.blocked
+	case woken:
+		// A waiter missed a signal that came after its await: a run in
+		// which it reads the signal is explored instead (condvar.go).
+		x.outcome = program.Outcome{Kind: program.Blocked, Message: "a condition wait read the count before a signal that would wake it"}
 	case waiting:
 		x.outcome = program.Outcome{Kind: program.Deadlock, Message: x.deadlockMessage()}
 	}
@@ -256,6 +270,10 @@ func (x *execution) deadlockMessage() string {
 	msg := "deadlock:"
 	for _, th := range x.threads {
 		if th == nil || th.finished {
+			continue
+		}
+		if th.await != nil {
+			msg += x.awaitMessage(th)
 			continue
 		}
 		switch th.pend.Kind {
