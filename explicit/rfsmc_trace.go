@@ -458,4 +458,3 @@ func noteTrylocks(rec smcSink, tr *program.Trace) {
 		}
 	}
 }
-

@@ -21,9 +21,9 @@ import (
 
 type checkFlags struct {
 	algoFlags
-	defines     []string
-	includes    []string
-	algo        string
+	defines  []string
+	includes []string
+	algo     string
 	bounds
 	keepGoing   bool
 	json        bool

@@ -12,10 +12,10 @@ func init() { commands = append(commands, newReplayCmd) }
 
 func newReplayCmd() *cobra.Command {
 	var (
-		schedule  string
-		defines   []string
-		includes  []string
-		bounds    bounds
+		schedule string
+		defines  []string
+		includes []string
+		bounds   bounds
 	)
 	cmd := &cobra.Command{
 		Use:   "replay FILE.c --schedule F",

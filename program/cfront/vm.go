@@ -93,10 +93,10 @@ type thread struct {
 	frames   []frame
 	pend     program.Event
 	finished bool
-	stuck    bool // its __VERIFIER_assume failed: it never runs again
+	stuck    bool      // its __VERIFIER_assume failed: it never runs again
 	await    *awaiting // set if it is stuck at a condition wait (condvar.go)
-	begun    bool // Begin has fired (non-main threads)
-	ending   bool // End is pending
+	begun    bool      // Begin has fired (non-main threads)
+	ending   bool      // End is pending
 	nevents  int32
 	nforks   int
 	nallocs  int

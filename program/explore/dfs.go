@@ -69,7 +69,6 @@ func DFS(ctx context.Context, p program.Program, opts Options) *Result {
 	return r.Result()
 }
 
-
 // invisible returns an enabled thread whose pending event commutes with
 // every event of every other thread: thread begin and end, fork, and an
 // enabled join. Executing such an event first, without branching, is a

@@ -84,7 +84,7 @@ type Stats struct {
 	// program leaves open (a read of an uninitialised local, taken as 0):
 	// the search is then incomplete.
 	Unmodelled string `json:"unmodelled,omitempty"`
-	Events    int    `json:"events"` // events executed, over all executions
+	Events     int    `json:"events"` // events executed, over all executions
 	// Complete is false when a bound, a timeout, an interruption or
 	// stopping at the first finding cut the search.
 	Complete bool          `json:"complete"`
