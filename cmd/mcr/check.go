@@ -81,11 +81,12 @@ func defaultMaxMemory() string {
 // bounds are the executor's bounds (--max-events, --max-threads).
 type bounds struct {
 	maxEvents, maxThreads int
-	spurious              bool
+	spurious, noSpinAwait bool
 }
 
 func addBoundFlags(fl *pflag.FlagSet, b *bounds) {
 	fl.IntVar(&b.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
+	fl.BoolVar(&b.noSpinAwait, "no-spin-await", false, "run spin loops (an empty loop whose condition only reads) as written; by default they run as an await of their exit condition, so that they have finitely many executions")
 	fl.BoolVar(&b.spurious, "spurious-wakeups", false, "let pthread_cond_wait return without a signal, as POSIX allows (off: a wait returns only after a signal, so that 'while (!ready) wait' loops do not spin)")
 	fl.IntVar(&b.maxThreads, "max-threads", cfront.DefaultMaxThreads, "threads per execution, main included; a pthread_create beyond it ends the execution as bounded")
 }
@@ -99,7 +100,7 @@ func loadProgram(ctx context.Context, file string, defines, includes []string, b
 	if b.maxThreads <= 0 {
 		return nil, badInput(fmt.Errorf("--max-threads must be positive"))
 	}
-	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads, SpuriousWakeups: b.spurious})
+	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads, SpuriousWakeups: b.spurious, NoSpinAwait: b.noSpinAwait})
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -45,8 +45,11 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			// alternatives that let the assumption pass (issue 12).
 			th.stuck = true
 			if x.blocked == nil {
-				x.blocked = &program.Outcome{Kind: program.Blocked, Thread: th.id, Pos: in.pos,
-					Message: fmt.Sprintf("__VERIFIER_assume failed in thread T%s", th.name)}
+				msg := fmt.Sprintf("__VERIFIER_assume failed in thread T%s", th.name)
+				if in.w == 2 {
+					msg = fmt.Sprintf("thread T%s waits in the spin loop at line %d", th.name, in.pos.Line)
+				}
+				x.blocked = &program.Outcome{Kind: program.Blocked, Thread: th.id, Pos: in.pos, Message: msg}
 			}
 			return true
 		}

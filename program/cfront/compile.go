@@ -25,15 +25,16 @@ func (e *compileError) Error() string { return fmt.Sprintf("%s: %s", e.pos, e.ms
 type bail struct{ err *compileError }
 
 type compiler struct {
-	spurious bool // pthread_cond_wait may wake without a signal (condvar.go)
-	file     string
-	ast      *cc.AST
-	p        *Program
-	globals  map[string]int32         // file-scope name -> static id
-	locals   map[*cc.Declarator]int32 // static locals -> static id
-	funcs    map[string]*function     // by name
-	strIDs   map[string]int32         // string literal -> static id
-	fnDefs   map[string]*cc.FunctionDefinition
+	spurious    bool // pthread_cond_wait may wake without a signal (condvar.go)
+	noSpinAwait bool // compile spin loops as written (spin.go)
+	file        string
+	ast         *cc.AST
+	p           *Program
+	globals     map[string]int32         // file-scope name -> static id
+	locals      map[*cc.Declarator]int32 // static locals -> static id
+	funcs       map[string]*function     // by name
+	strIDs      map[string]int32         // string literal -> static id
+	fnDefs      map[string]*cc.FunctionDefinition
 	// staticInits initialise static locals; they run after <init>.
 	staticInits []*function
 	queue       []*function // functions referenced but not compiled yet

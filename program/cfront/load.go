@@ -53,6 +53,9 @@ type Options struct {
 	// means DefaultMaxThreads. A pthread_create beyond it stops its thread
 	// and the execution ends as bounded.
 	MaxThreads int
+	// NoSpinAwait compiles spin loops as written instead of as awaits
+	// (spin.go).
+	NoSpinAwait bool
 	// SpuriousWakeups lets pthread_cond_wait return without a signal
 	// (condvar.go); off, a wait returns only after a signal.
 	SpuriousWakeups bool
@@ -179,7 +182,7 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 		return nil, tidyError(err)
 	}
 	c := newCompiler(name, ast)
-	c.spurious = opts.SpuriousWakeups
+	c.spurious, c.noSpinAwait = opts.SpuriousWakeups, opts.NoSpinAwait
 	p, err = c.compile()
 	if err != nil {
 		return nil, err

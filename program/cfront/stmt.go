@@ -112,6 +112,9 @@ func (c *compiler) selection(s *cc.SelectionStatement) {
 }
 
 func (c *compiler) iteration(s *cc.IterationStatement) {
+	if c.spinAwait(s) {
+		return
+	}
 	lc := &loopCtx{}
 	switch s.Case {
 	case cc.IterationStatementWhile:

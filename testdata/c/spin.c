@@ -1,8 +1,9 @@
 /*
  * spin: the waiter spins on an atomic flag, then reads plain data published
  * before the flag (no race: the data accesses can never be adjacent). The
- * spin loop is unbounded, so exploration needs a per-thread event bound, and
- * the executions where the waiter spins until the bound are reported bounded.
+ * spin loop runs as an await of its exit condition (program/cfront/spin.go);
+ * with --no-spin-await it is unbounded: exploration then needs a per-thread
+ * event bound, and the executions that spin until it are reported bounded.
  */
 #include <assert.h>
 #include <pthread.h>
