@@ -1,6 +1,8 @@
 package cfront
 
 import (
+	"modernc.org/cc/v4"
+
 	"mcr/program"
 )
 
@@ -114,6 +116,7 @@ type function struct {
 type frameVar struct {
 	name string
 	size int64
+	typ  cc.Type // its scalars' widths: the initial values it shares when it escapes
 }
 
 // paramCopy moves parameter slot to frame variable v at function entry

@@ -416,7 +416,7 @@ func (c *compiler) frameAlloc(n cc.Node, t cc.Type, name string) int {
 	if size > maxObject {
 		c.unsupported(n, fmt.Sprintf("local %s of %s needs %d bytes (at most %d)", name, c.fn.name, size, maxObject))
 	}
-	c.fn.frameVars = append(c.fn.frameVars, frameVar{name: c.fn.name + "." + name, size: size})
+	c.fn.frameVars = append(c.fn.frameVars, frameVar{name: c.fn.name + "." + name, size: size, typ: t})
 	return len(c.fn.frameVars) - 1
 }
 

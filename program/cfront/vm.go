@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mcr/program"
+
+	"modernc.org/cc/v4"
 )
 
 // This file implements the interpreter: executions, threads, memory, and the
@@ -69,8 +71,9 @@ type object struct {
 	shared bool // accesses are events
 	freed  bool
 	fn     *function
-	name   string // frame variables: "function.variable", for messages
-	undef  []bool // per byte: indeterminate (undef.go); nil if none ever was
+	name   string  // frame variables: "function.variable", for messages
+	typ    cc.Type // frame variables: the variable's type (escape)
+	undef  []bool  // per byte: indeterminate (undef.go); nil if none ever was
 }
 
 type frame struct {
@@ -129,6 +132,8 @@ type execution struct {
 	heapBytes int64
 	// unmodelled is the first read of an indeterminate value (undef.go)
 	unmodelled string
+	// pub holds the contents of escaped locals: their initial values
+	pub publications
 	// nthreads counts the threads created, main included (the thread bound)
 	nthreads int
 	// nsteps counts Steps, to poll stop every so often
@@ -157,7 +162,7 @@ func (p *Program) Start() program.Execution {
 	}
 	x.trace.File = p.file
 	x.trace.LocNames = p.LocName
-	x.trace.Init = p.initValue
+	x.trace.Init = x.initValue
 	main := &thread{id: 0, name: "0", begun: true}
 	x.addThread(main)
 	x.call(main, p.mainFn, nil, -1)
@@ -452,12 +457,33 @@ func conv(v int64, w uint8, signed bool) int64 {
 // another thread (a store to shared memory or a thread argument), so from now
 // on its accesses are events.
 func (x *execution) escape(p int64) {
-	id := objOf(p)
-	if id&dynBit == 0 || id == 0 {
-		return
-	}
-	if o := x.object(id); o != nil {
+	// Transitively: an object that becomes shared shares every object its
+	// contents point to, since the other thread can follow those pointers
+	// (a struct on main's stack holding a pointer to another local, passed
+	// to pthread_create: the second local's accesses were private, and a
+	// whole barrier's races and interleavings went unexplored). Pointers
+	// are found by their encoding at every 4-byte offset: an integer that
+	// looks like a pointer only makes one more object shared, which costs
+	// events, never findings.
+	work := []int64{p}
+	for len(work) > 0 {
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		id := objOf(p)
+		if id&dynBit == 0 || id == 0 {
+			continue
+		}
+		o := x.object(id)
+		if o == nil || o.shared {
+			continue
+		}
 		o.shared = true
+		x.published(id, o)
+		for off := 0; off+8 <= len(o.data); off += 4 {
+			if q := load(o.data[off:], 8, false); objOf(q)&dynBit != 0 {
+				work = append(work, q)
+			}
+		}
 	}
 }
 
@@ -543,6 +569,9 @@ func (x *execution) call(th *thread, fn *function, args []int64, retPC int32) {
 	f := frame{fn: fn, retPC: retPC, slotBase: base, stackLen: int32(len(th.stack))}
 	for i, v := range fn.frameVars {
 		p := x.alloc(th, v.size, kStack, v.name)
+		if p != 0 {
+			x.object(objOf(p)).typ = v.typ
+		}
 		if p == 0 {
 			if x.outcome.Pos.Line == 0 {
 				x.outcome.Pos = fn.pos // a thread's first call has no caller
