@@ -367,8 +367,8 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 				bs = cands
 			}
 			for _, b := range bs {
-				if polls++; polls%4096 == 0 && ctx.Err() != nil {
-					return false
+				if polls++; (predict != nil || polls%4096 == 0) && ctx.Err() != nil {
+					return false // with predict, every pair may ask a query
 				}
 				ea, eb := &tr.Events[a], &tr.Events[b]
 				if !program.Conflicts(ea, eb) {

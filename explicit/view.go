@@ -237,7 +237,7 @@ type ticker struct {
 
 func (t *ticker) tick() error {
 	t.n++
-	if t.n&4095 == 0 {
+	if t.n&4095 == 1 { // the first tick too: a query asked after ctx ended stops at once
 		if err := t.ctx.Err(); err != nil {
 			return fmt.Errorf("%s: stopped after %d states: %w", t.name, t.n, err)
 		}
