@@ -61,6 +61,9 @@ var builtinSpecs = map[string]bspec{
 	"putchar":                   {bNop, 0, bkPlain},
 	"fprintf":                   {bNop, 0, bkPlain},
 	"fflush":                    {bNop, 0, bkPlain},
+	"sleep":                     {bNop, 0, bkPlain}, // time passing is not modelled: every interleaving is explored anyway
+	"usleep":                    {bNop, 0, bkPlain},
+	"nanosleep":                 {bNop, 0, bkPlain},
 	"malloc":                    {bMalloc, 1, bkPlain},
 	"calloc":                    {bCalloc, 2, bkPlain},
 	"free":                      {bFree, 1, bkPlain},
@@ -156,6 +159,24 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		return true
 	case "pthread_cond_init":
 		c.condInit(x, as)
+		return true
+	case "strerror":
+		// a message for an error number: a constant string is enough for
+		// programs that only print it
+		c.needArgs(x, name, as, 1)
+		c.expr(as[0])
+		c.emit(instr{op: opPop})
+		c.emit(instr{op: opAddrObj, a: c.stringObj("error")})
+		return true
+	case "time":
+		// The time is an input: until inputs are explored (the inputs
+		// issue) it reads as a fixed value and the search is incomplete.
+		c.needArgs(x, name, as, 1)
+		if v, ok := constInt(as[0]); !ok || v != 0 {
+			c.unsupported(x, "time with a non-null argument")
+		}
+		c.emit(instr{op: opPush, k: int64(c.str("time()"))})
+		c.emit(instr{op: opBuiltin, a: bInput, k: 1, pos: pos})
 		return true
 	case "pthread_equal":
 		c.needArgs(x, name, as, 2)

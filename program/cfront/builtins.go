@@ -130,6 +130,11 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 	case bFence:
 		x.stop(th, program.Fence, 0, 0, 0)
 		return true
+	case bInput:
+		if x.unmodelled == "" {
+			x.unmodelled = fmt.Sprintf("%s at line %d is an input; it was read as a fixed value (1000000000), other values not explored", x.p.strs[args[0]], in.pos.Line)
+		}
+		return result(1_000_000_000)
 	case bCondAwait:
 		o, _ := x.resolve(th, args[0], 4)
 		if o == nil {

@@ -156,6 +156,7 @@ const (
 	bOrFetch
 	bXorFetch
 	bFence
+	bInput     // (name) an input the explorers do not vary yet: a fixed value, Unmodelled (undef.go)
 	bCondAwait // (cond, seen) a condition wait's await: the count's read; unchanged, the thread stops (condvar.go)
 	bMalloc
 	bCalloc

@@ -44,3 +44,19 @@ func TestIndeterminateReads(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeIsAnInput checks that time(NULL) runs, reads a fixed value and
+// makes the search incomplete (it is an input), and that strerror and
+// sleep run.
+func TestTimeIsAnInput(t *testing.T) {
+	src := "#include <time.h>\n#include <string.h>\n#include <unistd.h>\nint main(void) { long t = time(NULL); sleep(1); const char *m = strerror(2); return t > 0 && m != 0 ? 0 : 1; }"
+	x, err := program.Replay(loadSrc(t, src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out := x.Done()
+	got := x.(program.Unmodelled).Unmodelled()
+	if out.Kind != program.Normal || !strings.Contains(got, "time() at line 4 is an input") {
+		t.Fatalf("outcome %s %q, unmodelled %q", out.Kind, out.Message, got)
+	}
+}
