@@ -128,13 +128,33 @@ type Z3Stats struct {
 func (*Z3Decider) Name() string { return "z3" }
 
 // Decide implements program.Decider: it returns a witness (with flush
-// steps under TSO/PSO) and true, or nil and false if inst has none. Errors:
-// z3.ErrNotBuilt without Z3; inst.Check's error for a malformed instance;
-// an error wrapping program.ErrUnknown when Z3 gives up (timeout,
-// incompleteness) or ctx ends first (then also wrapping ctx.Err()).
-func (d *Z3Decider) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
+// steps under TSO/PSO), or an answer without one if inst has none. Errors:
+// one wrapping z3.ErrNotBuilt and program.ErrUnknown without Z3 (a
+// program.Fallback then asks its other decider); inst.Check's error for a
+// malformed instance; an error wrapping program.ErrUnknown when Z3 gives
+// up (timeout, incompleteness) or ctx ends first (then also wrapping
+// ctx.Err()).
+func (d *Z3Decider) Decide(ctx context.Context, inst *program.Instance) (program.InstanceAnswer, error) {
+	return program.NewInstanceAnswer(d.decide(ctx, inst))
+}
+
+// errNotBuilt is z3.ErrNotBuilt as a decider reports it: also a
+// program.ErrUnknown, since without Z3 the query is not decided, and the
+// caller may ask another decider. Its message is ErrNotBuilt's.
+var errNotBuilt error = notBuilt{}
+
+type notBuilt struct{}
+
+func (notBuilt) Error() string { return z3.ErrNotBuilt.Error() }
+
+func (notBuilt) Is(target error) bool {
+	return target == z3.ErrNotBuilt || target == program.ErrUnknown
+}
+
+// decide is Decide's work: a witness and true, or false if there is none.
+func (d *Z3Decider) decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
 	if !z3.Available() {
-		return nil, false, z3.ErrNotBuilt
+		return nil, false, errNotBuilt
 	}
 	if err := inst.Check(); err != nil {
 		return nil, false, err

@@ -129,16 +129,16 @@ func TestZ3Errors(t *testing.T) {
 	inst, _ := program.RandomInstance(rng, program.RandomOptions{Threads: 4, Events: 20, Vars: 2, Model: program.TSO, NoCut: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err := (&encode.Z3Decider{}).Decide(ctx, inst)
+	_, err := (&encode.Z3Decider{}).Decide(ctx, inst)
 	if !errors.Is(err, program.ErrUnknown) || !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v, want ErrUnknown and context.Canceled", err)
 	}
 	bad := inst.Clone()
 	bad.Start[1]++ // Start no longer agrees with the events
-	if _, _, err := (&encode.Z3Decider{}).Decide(context.Background(), bad); err == nil {
+	if _, err := (&encode.Z3Decider{}).Decide(context.Background(), bad); err == nil {
 		t.Errorf("malformed instance accepted")
 	}
-	_, _, err = (&encode.Z3Decider{Timeout: time.Nanosecond}).Decide(context.Background(), inst)
+	_, err = (&encode.Z3Decider{Timeout: time.Nanosecond}).Decide(context.Background(), inst)
 	if err != nil && !errors.Is(err, program.ErrUnknown) {
 		t.Errorf("timeout: got %v, want nil or ErrUnknown", err)
 	}
@@ -151,8 +151,8 @@ func TestZ3NotBuilt(t *testing.T) {
 		t.Skip("built with Z3")
 	}
 	inst, _ := program.RandomInstance(rand.New(rand.NewPCG(1, 2)), program.RandomOptions{Threads: 2, Events: 3})
-	if _, _, err := (&encode.Z3Decider{}).Decide(context.Background(), inst); !errors.Is(err, z3.ErrNotBuilt) {
-		t.Errorf("got %v, want z3.ErrNotBuilt", err)
+	if _, err := (&encode.Z3Decider{}).Decide(context.Background(), inst); !errors.Is(err, z3.ErrNotBuilt) || !errors.Is(err, program.ErrUnknown) {
+		t.Errorf("got %v, want z3.ErrNotBuilt, also a program.ErrUnknown", err)
 	}
 }
 
@@ -196,11 +196,11 @@ func BenchmarkZ3Consistency(b *testing.B) {
 				for b.Loop() {
 					yes = 0
 					for _, inst := range insts {
-						_, ok, err := d.Decide(context.Background(), inst)
+						a, err := d.Decide(context.Background(), inst)
 						if err != nil {
 							b.Fatal(err)
 						}
-						if ok {
+						if a.Sat {
 							yes++
 						}
 					}

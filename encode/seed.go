@@ -60,8 +60,10 @@ func (z *Z3Seeder) Close() {
 	z.c.Close()
 }
 
-// Seed implements program.SeedDecider.
-func (z *Z3Seeder) Seed(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
+// Decide implements program.SeedDecider. Errors: one wrapping
+// program.ErrUnknown when Z3 gives up, others when the formula cannot be
+// built or ctx ends during the check.
+func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
 	if q.Trace != z.lastT {
 		z.lastT, z.m = q.Trace, NewMCM(q.Trace)
 	}

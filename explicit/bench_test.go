@@ -53,11 +53,11 @@ func BenchmarkDeciders(b *testing.B) {
 				for b.Loop() {
 					yes = 0
 					for _, inst := range insts {
-						_, ok, err := d.Decide(context.Background(), inst)
+						a, err := d.Decide(context.Background(), inst)
 						if err != nil {
 							b.Fatal(err)
 						}
-						if ok {
+						if a.Sat {
 							yes++
 						}
 					}
@@ -81,7 +81,7 @@ func BenchmarkVerifySCAblation(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				for _, inst := range insts {
-					if _, _, err := c.d.Decide(context.Background(), inst); err != nil {
+					if _, err := c.d.Decide(context.Background(), inst); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -136,8 +136,8 @@ func BenchmarkRecorded(b *testing.B) {
 			info, _ := Lookup(c.decider)
 			b.Run(fmt.Sprintf("%s/%s", c.decider, name), func(b *testing.B) {
 				for b.Loop() {
-					if _, ok, err := info.New().Decide(context.Background(), inst); err != nil || !ok {
-						b.Fatal(ok, err)
+					if a, err := info.New().Decide(context.Background(), inst); err != nil || !a.Sat {
+						b.Fatal(a.Sat, err)
 					}
 				}
 			})

@@ -35,7 +35,12 @@ type GetWitness struct {
 func (d *GetWitness) Name() string { return "getwitness" }
 
 // Decide implements program.Decider.
-func (d *GetWitness) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
+func (d *GetWitness) Decide(ctx context.Context, inst *program.Instance) (program.InstanceAnswer, error) {
+	return program.NewInstanceAnswer(d.decide(ctx, inst))
+}
+
+// decide is Decide's search: a witness and true, or false if there is none.
+func (d *GetWitness) decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
 	if inst.Model != program.SC || inst.Constraint != program.ReadsFrom {
 		return nil, false, unsupported("getwitness", inst)
 	}

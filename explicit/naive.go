@@ -28,8 +28,8 @@ type Naive struct{}
 func (Naive) Name() string { return "naive" }
 
 // Decide implements program.Decider.
-func (Naive) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
-	return NaiveVerify(ctx, inst)
+func (Naive) Decide(ctx context.Context, inst *program.Instance) (program.InstanceAnswer, error) {
+	return program.NewInstanceAnswer(NaiveVerify(ctx, inst))
 }
 
 // NaiveVerify decides inst by exhaustive enumeration of witness states.

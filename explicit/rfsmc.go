@@ -697,7 +697,7 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 		return scheduleOf(inst, fast)
 	}
 	s.sink.Extra("witness_queries", 1)
-	w, ok, err := s.gw.Decide(s.ctx, inst)
+	w, ok, err := s.gw.decide(s.ctx, inst)
 	if err == nil && ok {
 		w, err = sinkLast(inst, w, sigma[0].ev.ID(), s.validate)
 	}

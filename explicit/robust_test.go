@@ -26,7 +26,7 @@ func TestCancel(t *testing.T) {
 			inst, _ := program.RandomInstance(rng, o)
 			inst.Guide = nil
 			start := time.Now()
-			_, _, err := info.New().Decide(ctx, inst)
+			_, err := info.New().Decide(ctx, inst)
 			if err != nil && !errors.Is(err, context.Canceled) {
 				t.Fatalf("%s: %v", info.Name, err)
 			}

@@ -551,7 +551,8 @@ func (s *rvfSMC) decideGroup(q *rvfQuery, group []program.EventID) (program.Sche
 		inst.Events[d].Value = v
 	}
 	s.sink.Extra(s.cfg.Queries, 1)
-	w, ok, err := s.cfg.Decider.Decide(s.ctx, inst)
+	ans, err := s.cfg.Decider.Decide(s.ctx, inst)
+	w, ok := ans.Witness, ans.Sat
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -615,7 +616,7 @@ func (s *rvfSMC) predictRace(tr *program.Trace) func(a, b int32) (program.Schedu
 		q := program.NewSeedQuery(tr, nil)
 		q.Race = [2]int32{a, b}
 		s.sink.Extra("race_queries", 1)
-		ans, err := s.cfg.Races.Seed(s.ctx, q)
+		ans, err := s.cfg.Races.Decide(s.ctx, q)
 		if err != nil && s.ctx.Err() == nil {
 			s.sink.Extra("decider_errors", 1)
 			s.sink.Stop("race query failed: "+err.Error(), false)

@@ -35,8 +35,8 @@ type Seeder struct{}
 // Name implements program.SeedDecider.
 func (Seeder) Name() string { return "explicit" }
 
-// Seed implements program.SeedDecider.
-func (Seeder) Seed(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
+// Decide implements program.SeedDecider.
+func (Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
 	s, err := newSeedSearch(ctx, q)
 	if err != nil {
 		return program.SeedAnswer{}, err
@@ -52,7 +52,7 @@ func (Seeder) Seed(ctx context.Context, q program.SeedQuery) (program.SeedAnswer
 // execute and read v, every other executed read returning its traced
 // value?" and returns the schedule of the needed events, ending with r.
 func SeedSearch(ctx context.Context, t *program.Trace, r int, v int64) (program.Schedule, bool, error) {
-	a, err := Seeder{}.Seed(ctx, program.SeedQuery{Trace: t, Read: int32(r), Value: v, Race: [2]int32{-1, -1}})
+	a, err := Seeder{}.Decide(ctx, program.SeedQuery{Trace: t, Read: int32(r), Value: v, Race: [2]int32{-1, -1}})
 	return a.Schedule, a.Sat, err
 }
 

@@ -44,7 +44,12 @@ type VerifyPSO struct {
 func (d *VerifyPSO) Name() string { return "verifypso" }
 
 // Decide implements program.Decider.
-func (d *VerifyPSO) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
+func (d *VerifyPSO) Decide(ctx context.Context, inst *program.Instance) (program.InstanceAnswer, error) {
+	return program.NewInstanceAnswer(d.decide(ctx, inst))
+}
+
+// decide is Decide's search: a witness and true, or false if there is none.
+func (d *VerifyPSO) decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
 	if inst.Model != program.PSO || inst.Constraint != program.ReadsFrom {
 		return nil, false, unsupported("verifypso", inst)
 	}

@@ -47,7 +47,12 @@ type VerifySC struct {
 func (d *VerifySC) Name() string { return "verifysc" }
 
 // Decide implements program.Decider.
-func (d *VerifySC) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
+func (d *VerifySC) Decide(ctx context.Context, inst *program.Instance) (program.InstanceAnswer, error) {
+	return program.NewInstanceAnswer(d.decide(ctx, inst))
+}
+
+// decide is Decide's search: a witness and true, or false if there is none.
+func (d *VerifySC) decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
 	if inst.Model != program.SC {
 		return nil, false, unsupported("verifysc", inst)
 	}

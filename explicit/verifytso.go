@@ -36,7 +36,12 @@ type VerifyTSO struct {
 func (d *VerifyTSO) Name() string { return "verifytso" }
 
 // Decide implements program.Decider.
-func (d *VerifyTSO) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
+func (d *VerifyTSO) Decide(ctx context.Context, inst *program.Instance) (program.InstanceAnswer, error) {
+	return program.NewInstanceAnswer(d.decide(ctx, inst))
+}
+
+// decide is Decide's search: a witness and true, or false if there is none.
+func (d *VerifyTSO) decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
 	if inst.Model != program.TSO || inst.Constraint != program.ReadsFrom {
 		return nil, false, unsupported("verifytso", inst)
 	}

@@ -66,7 +66,7 @@ var Seeds = explore.Algorithm{
 
 // newSeeder returns the seed decider --decider names: Z3, the explicit
 // search, or both compared into cs.
-func newSeeder(cfg explore.Config, cs *CrossStats) (program.SeedDecider, error) {
+func newSeeder(cfg explore.Config, cs *program.CrossStats) (program.SeedDecider, error) {
 	switch cfg.Decider {
 	case "z3":
 		return encode.NewZ3Seeder(cfg.QueryTimeout)
@@ -75,7 +75,7 @@ func newSeeder(cfg explore.Config, cs *CrossStats) (program.SeedDecider, error) 
 		if err != nil {
 			return nil, err
 		}
-		return CrossCheck{A: z, B: explicit.Seeder{}, CrossStats: cs}, nil
+		return program.Cross[program.SeedQuery, program.SeedAnswer]{Kind: program.SeedKind, A: z, B: explicit.Seeder{}, CrossStats: cs}, nil
 	}
 	return explicit.Seeder{}, nil
 }
@@ -85,22 +85,22 @@ func newSeeder(cfg explore.Config, cs *CrossStats) (program.SeedDecider, error) 
 // answering when it gives up) or both (compared).
 func runMCR(ctx context.Context, p program.Program, opts explore.Options, cfg explore.Config) *explore.Result {
 	var fellBack atomic.Int64
-	cs := &CrossStats{}
+	cs := &program.CrossStats{}
 	o := Options{Options: opts, Workers: cfg.Workers} // explicit: VerifySC and explicit.Seeder
 	z := &encode.Z3Decider{Timeout: cfg.QueryTimeout}
 	defer z.Close()
 	switch cfg.Decider {
 	case "z3":
-		o.Decider = Fallback{A: z, B: &explicit.VerifySC{}, Used: &fellBack}
+		o.Decider = program.Fallback[*program.Instance, program.InstanceAnswer]{A: z, B: &explicit.VerifySC{}, Used: &fellBack}
 		o.NewRaceDecider = func() (program.SeedDecider, error) {
 			z, err := newSeeder(cfg, cs)
 			if err != nil { // Z3 not built: the seed queries count the fallbacks
 				return explicit.Seeder{}, nil
 			}
-			return SeedFallback{A: z, B: explicit.Seeder{}, Used: &fellBack}, nil
+			return program.Fallback[program.SeedQuery, program.SeedAnswer]{A: z, B: explicit.Seeder{}, Used: &fellBack}, nil
 		}
 	case "both":
-		o.Decider = CrossDecider{A: z, B: &explicit.VerifySC{}, CrossStats: cs}
+		o.Decider = program.Cross[*program.Instance, program.InstanceAnswer]{Kind: program.InstanceKind, A: z, B: &explicit.VerifySC{}, CrossStats: cs}
 		o.NewRaceDecider = func() (program.SeedDecider, error) { return newSeeder(cfg, cs) }
 	}
 	d := newDumper(cfg.DumpDir)
@@ -117,7 +117,7 @@ func runMCR(ctx context.Context, p program.Program, opts explore.Options, cfg ex
 // runSeeds runs ExploreSeeds, asking seed queries of the decider
 // cfg.Decider names (z3: with the explicit search as fallback).
 func runSeeds(ctx context.Context, p program.Program, opts explore.Options, cfg explore.Config) *explore.Result {
-	cs := &CrossStats{}
+	cs := &program.CrossStats{}
 	o := SeedOptions{Options: opts, Workers: cfg.Workers, NewDecider: func() (program.SeedDecider, error) { return newSeeder(cfg, cs) }}
 	if cfg.Decider == "z3" || cfg.Decider == "both" {
 		// Z3 unknown, timeout or absence: the explicit search answers
@@ -163,7 +163,7 @@ func (d *dumper) dump(inst *program.Instance, err error) {
 
 // finishRun adds the counters of --dump-instances and --decider both to
 // res; a disagreement between the deciders makes the result incomplete.
-func finishRun(res *explore.Result, cfg explore.Config, d *dumper, cs *CrossStats) *explore.Result {
+func finishRun(res *explore.Result, cfg explore.Config, d *dumper, cs *program.CrossStats) *explore.Result {
 	if res.Stats.Extra == nil {
 		res.Stats.Extra = map[string]float64{}
 	}

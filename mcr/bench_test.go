@@ -73,7 +73,7 @@ func benchSeed(b *testing.B, d program.SeedDecider, iters string) {
 	var err error
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if a, err = d.Seed(context.Background(), q); err != nil {
+		if a, err = d.Decide(context.Background(), q); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -82,7 +82,7 @@ func benchSeed(b *testing.B, d program.SeedDecider, iters string) {
 		b.Fatal("the benchmark query should be satisfiable")
 	}
 	if a.Sat {
-		if err := program.CheckSeed(q, a); err != nil {
+		if _, err := program.CheckSeed(context.Background(), q, a); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -155,12 +155,12 @@ func BenchmarkSeedInstance(b *testing.B) {
 					needZ3(b)
 				}
 				for i := 0; i < b.N; i++ {
-					w, ok, err := d.Decide(context.Background(), inst)
-					if err != nil || !ok {
-						b.Fatalf("%v, %v", ok, err)
+					a, err := d.Decide(context.Background(), inst)
+					if err != nil || !a.Sat {
+						b.Fatalf("%v, %v", a.Sat, err)
 					}
 					if i == 0 {
-						if err := program.ValidateWitness(inst, w); err != nil {
+						if err := program.ValidateWitness(inst, a.Witness); err != nil {
 							b.Fatal(err)
 						}
 					}

@@ -20,7 +20,7 @@
 // A seed query over the frontier is a good-writes instance (every fixed
 // read has a set of allowed sources of its value); Options.Decider answers
 // it: VerifySC (seed 000 Algorithm 1), Z3 over order variables
-// (encode.Z3Decider), or both, compared (CrossDecider). Properties are
+// (encode.Z3Decider), or both, compared (program.Cross). Properties are
 // checked on every maximal trace (races: the race query of seed 001
 // Section 3.3, Options.NewRaceDecider) and on every seed (a read of a
 // dereferenced pointer that can be NULL: the null-read property).
@@ -32,11 +32,7 @@ package mcr
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"sync/atomic"
 
-	"mcr/encode/z3"
 	"mcr/explicit"
 	"mcr/parallel"
 	"mcr/program"
@@ -51,7 +47,8 @@ type Options struct {
 	Workers int
 	// Decider decides the seed instances; nil means VerifySC. It must be
 	// safe for concurrent use. An error from it stops the search (the
-	// result says so), so wrap a decider that can give up in a Fallback.
+	// result says so), so wrap a decider that can give up in a
+	// program.Fallback.
 	Decider program.Decider
 	// NewRaceDecider creates the deciders of race queries; each is used by
 	// one goroutine at a time, and closed (if it has Close) at the end.
@@ -87,13 +84,13 @@ type seedPool struct {
 
 func (p *seedPool) Name() string { return "pool" }
 
-func (p *seedPool) Seed(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
+func (p *seedPool) Decide(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
 	d, err := p.free.Get(p.new)
 	if err != nil {
 		return program.SeedAnswer{}, err
 	}
 	defer p.free.Put(d)
-	return d.Seed(ctx, q)
+	return d.Decide(ctx, q)
 }
 
 // close closes the deciders; it is called when no query runs, so every
@@ -104,90 +101,4 @@ func (p *seedPool) close() {
 			c.Close()
 		}
 	}
-}
-
-// Fallback is a program.Decider that asks A and, when A cannot answer
-// (program.ErrUnknown: a Z3 timeout or "unknown"; or Z3 not built), B.
-// Used, if not nil, counts the answers B gave. Safe for concurrent use if
-// A and B are.
-type Fallback struct {
-	A, B program.Decider
-	Used *atomic.Int64
-}
-
-// Name implements program.Decider.
-func (f Fallback) Name() string { return f.A.Name() + " (fallback " + f.B.Name() + ")" }
-
-// Decide implements program.Decider. A's other errors (a malformed
-// instance) are returned: B would only hide a bug.
-func (f Fallback) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
-	w, ok, err := f.A.Decide(ctx, inst)
-	if err == nil || ctx.Err() != nil || !canFallBack(err) {
-		return w, ok, err
-	}
-	if f.Used != nil {
-		f.Used.Add(1)
-	}
-	return f.B.Decide(ctx, inst)
-}
-
-// SeedFallback is Fallback for seed queries.
-type SeedFallback struct {
-	A, B program.SeedDecider
-	Used *atomic.Int64
-}
-
-// Name implements program.SeedDecider.
-func (f SeedFallback) Name() string { return f.A.Name() + " (fallback " + f.B.Name() + ")" }
-
-// Seed implements program.SeedDecider.
-func (f SeedFallback) Seed(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
-	a, err := f.A.Seed(ctx, q)
-	if err == nil || ctx.Err() != nil || !canFallBack(err) {
-		return a, err
-	}
-	if f.Used != nil {
-		f.Used.Add(1)
-	}
-	return f.B.Seed(ctx, q)
-}
-
-// canFallBack reports whether err means the decider could not answer,
-// rather than that the query is malformed.
-func canFallBack(err error) bool {
-	return errors.Is(err, program.ErrUnknown) || errors.Is(err, z3.ErrNotBuilt)
-}
-
-// CrossDecider answers good-writes instances with two deciders and
-// compares them (`--decider both`): their verdicts must agree and each
-// witness must pass program.ValidateWitness. It returns A's answer, or B's
-// when A fails.
-type CrossDecider struct {
-	A, B program.Decider
-	*CrossStats
-}
-
-// Name implements program.Decider.
-func (c CrossDecider) Name() string { return c.A.Name() + "+" + c.B.Name() }
-
-// Decide implements program.Decider.
-func (c CrossDecider) Decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
-	wa, okA, errA := c.A.Decide(ctx, inst)
-	wb, okB, errB := c.B.Decide(ctx, inst)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.Queries++
-	if errA == nil && okA && program.ValidateWitness(inst, wa) != nil || errB == nil && okB && program.ValidateWitness(inst, wb) != nil {
-		c.Invalid++
-	}
-	if errA == nil && errB == nil && okA != okB {
-		c.Disagreements++
-		if c.First == "" {
-			c.First = fmt.Sprintf("%s says %v, %s says %v on a seed instance of %d events", c.A.Name(), okA, c.B.Name(), okB, len(inst.Events))
-		}
-	}
-	if errA != nil {
-		return wb, okB, errB
-	}
-	return wa, okA, nil
 }

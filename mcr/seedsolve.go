@@ -193,26 +193,14 @@ func (ds *deciders) solve(ctx context.Context, q *query) {
 // ask answers q with the main decider, or the fallback when it fails.
 func (ds *deciders) ask(ctx context.Context, q *query) {
 	if d := ds.get(false); d != nil {
-		q.ans, q.err = checked(ctx, d, q.q)
+		q.ans, q.err = program.Checked(ctx, program.SeedKind, d, q.q)
 		q.by = d.Name()
 		if q.err == nil {
 			return
 		}
 	}
 	if d := ds.get(true); d != nil {
-		q.ans, q.err = checked(ctx, d, q.q)
+		q.ans, q.err = program.Checked(ctx, program.SeedKind, d, q.q)
 		q.by = d.Name() + " (fallback)"
 	}
-}
-
-// checked asks d and passes a satisfiable answer through the independent
-// check before it is trusted.
-func checked(ctx context.Context, d program.SeedDecider, q program.SeedQuery) (program.SeedAnswer, error) {
-	a, err := d.Seed(ctx, q)
-	if err == nil && a.Sat {
-		if cerr := program.CheckSeed(q, a); cerr != nil {
-			return program.SeedAnswer{}, fmt.Errorf("%s gave an invalid schedule: %v", d.Name(), cerr)
-		}
-	}
-	return a, err
 }

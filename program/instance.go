@@ -1,12 +1,12 @@
 package program
 
-// This file implements consistency instances, witnesses and the Decider
-// interface that every consistency decider (explicit or SMT) implements.
+// This file implements consistency instances and witnesses, and
+// CheckedDecide, the trusted path of every consistency decider's answer
+// (the Decider interface is in decider.go).
 // INSTANCES.md beside this file describes the JSON form and the semantics.
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -181,34 +181,20 @@ func (w Witness) Schedule() Schedule {
 	return s
 }
 
-// Decider decides consistency instances. Decide returns a witness and true
-// if the instance has one, nil and false if it has none, or an error when
-// it cannot tell (ErrUnsupported, a cancelled or expired ctx, a bound).
-// Callers should pass answers through CheckedDecide or ValidateWitness.
-type Decider interface {
-	Name() string
-	Decide(ctx context.Context, inst *Instance) (Witness, bool, error)
-}
-
-// ErrUnsupported is wrapped by deciders given an instance they do not
-// handle (memory model, constraint kind or event kind).
-var ErrUnsupported = errors.New("unsupported instance")
-
 // CheckedDecide checks inst, runs d on it and validates a returned witness
-// with ValidateWitness: the one path every decider's answer takes before it
-// is trusted.
+// with ValidateWitness (Checked with InstanceKind): the one path every
+// instance decider's answer takes before it is trusted. It returns the
+// witness and true, nil and false if there is none, or the error of
+// inst.Check, of d, or of the validator.
 func CheckedDecide(ctx context.Context, d Decider, inst *Instance) (Witness, bool, error) {
 	if err := inst.Check(); err != nil {
 		return nil, false, err
 	}
-	w, ok, err := d.Decide(ctx, inst)
-	if err != nil || !ok {
+	a, err := Checked(ctx, InstanceKind, d, inst)
+	if err != nil {
 		return nil, false, err
 	}
-	if err := ValidateWitness(inst, w); err != nil {
-		return nil, false, fmt.Errorf("%s returned an invalid witness: %w", d.Name(), err)
-	}
-	return w, true, nil
+	return a.Witness, a.Sat, nil
 }
 
 // NumEvents returns the number of events.

@@ -1,10 +1,5 @@
 package program
 
-import (
-	"context"
-	"errors"
-)
-
 // SeedQuery is one question the MCR explorer asks about the maximal causal
 // model of a trace (001_aa53da3bf10d3f4e.txt Sections 3.2-3.4): is there an
 // interleaving of (a prefix of) the trace's events in which
@@ -48,14 +43,3 @@ type SeedAnswer struct {
 	// events.
 	Schedule Schedule
 }
-
-// SeedDecider answers SeedQueries. Z3 (package encode) and VerifySC's
-// witness-state search (package explicit) both implement it.
-type SeedDecider interface {
-	Name() string
-	Seed(ctx context.Context, q SeedQuery) (SeedAnswer, error)
-}
-
-// ErrUnknown is returned by deciders that could not decide a query (a
-// solver's "unknown", a timeout); callers fall back to another decider.
-var ErrUnknown = errors.New("decider could not decide the query")

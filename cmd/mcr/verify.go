@@ -160,19 +160,19 @@ func decide(ctx context.Context, b backend, inst *program.Instance, timeout time
 	if c, ok := d.(interface{ Close() }); ok {
 		defer c.Close() // Z3's contexts live outside the Go heap: free them now
 	}
-	w, ok, err := d.Decide(ctx, inst)
+	a, err := d.Decide(ctx, inst)
 	switch {
 	case err != nil:
 		o.Verdict, o.Error = unknown, err.Error()
-	case !ok:
+	case !a.Sat:
 		o.Verdict = unrealizable
 	default:
 		o.Verdict = realizable
-		o.Witness = make([]string, len(w))
-		for k, s := range w {
+		o.Witness = make([]string, len(a.Witness))
+		for k, s := range a.Witness {
 			o.Witness[k] = inst.StepString(s)
 		}
-		if err := program.ValidateWitness(inst, w); err != nil {
+		if err := program.ValidateWitness(inst, a.Witness); err != nil {
 			o.Invalid = err.Error()
 		}
 	}

@@ -114,16 +114,16 @@ func TestVerifyJSON(t *testing.T) {
 type liar struct{}
 
 func (liar) Name() string { return "liar" }
-func (liar) Decide(context.Context, *program.Instance) (program.Witness, bool, error) {
-	return program.Witness{}, true, nil
+func (liar) Decide(context.Context, *program.Instance) (program.InstanceAnswer, error) {
+	return program.InstanceAnswer{Sat: true, Witness: program.Witness{}}, nil
 }
 
 // contrarian is a faulty backend that calls every instance unrealizable.
 type contrarian struct{}
 
 func (contrarian) Name() string { return "contrarian" }
-func (contrarian) Decide(context.Context, *program.Instance) (program.Witness, bool, error) {
-	return nil, false, nil
+func (contrarian) Decide(context.Context, *program.Instance) (program.InstanceAnswer, error) {
+	return program.InstanceAnswer{}, nil
 }
 
 // withFaulty adds the faulty backends to the table for one test.

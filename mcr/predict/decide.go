@@ -2,7 +2,14 @@ package predict
 
 // This file implements asking the deciders: one query (race or null read)
 // on its sub-trace, to one decider or to both (cross-check), with every
-// satisfying schedule replayed by the witness checker before it counts.
+// satisfying schedule replayed by the witness checker (program.CheckSeed,
+// the validator of program.SeedKind) before it counts.
+//
+// ask is not program.Cross: it keeps per-decider calls and seconds, runs
+// each decider under the memory guard and its own time limit, records
+// every answer of a disagreement, and lets a checked schedule win over the
+// other decider's "unsat" or "unknown", where Cross returns the first
+// decider's answer and only counts.
 
 import (
 	"context"
@@ -105,7 +112,7 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 		gctx, release := d.guard.query(ctx)
 		qctx, cancel := context.WithTimeout(gctx, d.opts.queryTimeout())
 		start := time.Now()
-		ans, err := dec.Seed(qctx, q)
+		ans, err := dec.Decide(qctx, q)
 		cancel()
 		if err != nil && errors.Is(context.Cause(gctx), errMemory) {
 			err = errMemory
