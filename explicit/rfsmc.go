@@ -328,9 +328,9 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 // source of an unmarked read (or acquire) eR where eR or eW is new.
 func (s *rfSMC) detect(base int, x program.Execution) {
 	n := len(s.seq)
-	writes := map[locKey][]int32{}           // write-like nodes per location or lock
+	writes := map[locKey][]int32{}            // write-like nodes per location or lock
 	index := map[locKey]*program.WriteIndex{} // writes grouped by thread, built on first use
-	readers := map[program.EventID][]int32{} // reads per source
+	readers := map[program.EventID][]int32{}  // reads per source
 	for p := range s.seq {
 		e := &s.seq[p].ev
 		switch e.Kind {

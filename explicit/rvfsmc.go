@@ -184,9 +184,6 @@ type rvfSMC struct {
 // reported here so that findings come in depth-first order on any number
 // of workers. It returns true if the exploration must stop.
 func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, pred *rvfPred) bool {
-	if pred != nil && s.sink.Finding(pred.f, pred.threads, "") {
-		return true
-	}
 	if s.ctx.Err() != nil {
 		s.sink.Stop(explore.StopReason(s.ctx), false)
 		return true
@@ -203,6 +200,16 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return false
 		}
 		s.sink.Extra("replays", 1)
+	}
+	// A predicted null dereference is reported only when this run of σ
+	// shows it: the read returned 0 (a finding is reported after its
+	// witness replays).
+	if pred != nil {
+		if !pred.shown(x.Trace()) {
+			s.sink.Extra("null_predictions_not_shown", 1)
+		} else if s.sink.Finding(pred.f, pred.threads, "") {
+			return true
+		}
 	}
 	n := len(x.Trace().Events)
 	extendNoReads(x)
@@ -304,7 +311,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			}
 			var pred *rvfPred
 			if s.cfg.PredictNull && r.Kind == program.Read && r.Is(program.Deref) && q.value(group) == 0 {
-				pred = &rvfPred{threads: tr.Threads, f: explore.Finding{Kind: explore.KindNullDereference, Schedule: w,
+				pred = &rvfPred{threads: tr.Threads, read: r.ID(), f: explore.Finding{Kind: explore.KindNullDereference, Schedule: w,
 					Message:   "predicted: the dereferenced pointer " + tr.LocName(r.Loc) + " can be NULL",
 					Locations: []explore.Location{{File: tr.File, Line: r.Pos.Line, Col: r.Pos.Col}}}}
 			}
@@ -379,6 +386,17 @@ func (s *rvfSMC) descend(w program.Schedule, C rvfCausal, live program.Execution
 type rvfPred struct {
 	f       explore.Finding
 	threads []program.Thread
+	read    program.EventID // the dereferenced read predicted to return 0
+}
+
+// shown reports whether tr executed the predicted read and it returned 0.
+func (p *rvfPred) shown(tr *program.Trace) bool {
+	for i := len(tr.Events) - 1; i >= 0; i-- {
+		if e := &tr.Events[i]; e.ID() == p.read {
+			return e.Value == 0
+		}
+	}
+	return false
 }
 
 // signal sets the backtrack signal of every ancestor read of loc in
