@@ -4,7 +4,7 @@ package explicit
 // checkers (see explore.Algorithm; collected by package mcr/registry).
 // Both run their recursion on Config.Workers workers; children are
 // committed in the order of the sequential search, so counts and findings
-// do not depend on the number of workers (rfsmc_parallel.go).
+// do not depend on the number of workers (parallel.Tree; rfsmc_parallel.go).
 
 import (
 	"context"

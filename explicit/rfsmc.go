@@ -64,8 +64,8 @@ package explicit
 // Schedules found in one subtree are added to positions an ancestor
 // explores later, so subtrees are not independent; with several workers
 // they still run in parallel, their proposals committed in the order of
-// the sequential search (rfsmc_parallel.go), so that counts and findings
-// do not depend on the number of workers.
+// the sequential search (parallel.Tree, rfsmc_parallel_rf.go), so that
+// counts and findings do not depend on the number of workers.
 //
 // Known limits: failed trylocks are not explored (noteTrylocks marks the
 // search incomplete); and an execution cut short by a failure while other
@@ -98,21 +98,11 @@ func ReadsFromSMC(ctx context.Context, p program.Program, opts explore.Options) 
 // (below 1: one). Everything but the algorithm counters of Extra is the
 // same for every number of workers.
 func ReadsFromSMCWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
-	s := &rfSMC{ctx: ctx, p: p, sched: map[int]*rfSchedules{}, validate: opts.Validate}
-	if workers <= 1 {
-		seq := newSeqSink("rf", opts)
-		s.sink = seq
-		s.races = raceReporter{sink: seq}
+	return runSMC("rf", opts, workers, func(root *smcCtx) {
+		s := &rfSMC{ctx: ctx, p: p, sched: map[int]*rfSchedules{}, validate: opts.Validate, sink: root}
+		s.races = raceReporter{sink: root}
 		s.call(0, nil)
-		return seq.result()
-	}
-	s.par = newSMCPar(ctx, "rf", opts, workers)
-	s.pc = newRootCtx(s.par)
-	s.sink, s.races = s.pc, raceReporter{sink: s.pc}
-	s.par.slot()
-	s.call(0, nil)
-	s.par.release()
-	return s.par.result(s.pc)
+	})
 }
 
 // rfNode is one event of a trace with its source (for reads and acquires:
@@ -151,17 +141,15 @@ type rfSchedule struct {
 type rfSMC struct {
 	ctx      context.Context
 	p        program.Program
-	validate bool // explore.Options.Validate
-	sink     smcSink
+	validate bool    // explore.Options.Validate
+	sink     *smcCtx // the node this context's calls run in
 	races    raceReporter
 	gw       GetWitness
 	sched    map[int]*rfSchedules // schedules(seq[:p]) by p, for the calls of this context
 
-	// With several workers: the search, this context, the context whose
-	// calls (with its outer ones) own the positions before this one's,
-	// and the keys this context's log proposes per outer position.
-	par     *smcPar
-	pc      *smcCtx
+	// The context whose calls (with its outer ones) own the positions
+	// before this one's (nil at the root), and the keys this context's log
+	// proposes per outer position (rfsmc_parallel_rf.go).
 	up      *rfSMC
 	outKeys map[int]map[string]bool
 
@@ -186,7 +174,7 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 		s.sink.Stop(explore.StopReason(s.ctx), false)
 		return true
 	}
-	if s.pc != nil && s.pc.done() {
+	if s.sink.done() {
 		return true
 	}
 	// Line 2: extend E to a complete execution E·Ê.
@@ -228,23 +216,8 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	for p := range base {
 		s.seq[p].fresh = false
 	}
-	if s.par != nil {
-		return s.children(reads)
-	}
 	// Lines 12-15: reads of Ê from the end.
-	for i := len(reads) - 1; i >= 0; i-- {
-		p := reads[i]
-		for set := s.sched[p]; set != nil && set.next < len(set.list); {
-			sc := set.list[set.next]
-			set.next++
-			s.seq = append(s.seq[:p], sc.sigma...)
-			if s.call(p+len(sc.sigma), sc.witness) {
-				return true
-			}
-		}
-		delete(s.sched, p) // line 15
-	}
-	return false
+	return s.children(reads)
 }
 
 // extend makes seq the trace τ·Ê of the execution tr: the nodes of τ take
@@ -598,7 +571,7 @@ func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
 		set = s.outer(p)
 	}
 	if set == nil {
-		if s.pc != nil && s.pc.done() {
+		if s.sink.done() {
 			return // abandoned: the owner may be gone
 		}
 		panic("rfsmc: schedule at a position no call owns")
@@ -610,7 +583,7 @@ func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
 	if !local {
 		// A position of an outer context: the proposal goes to this
 		// context's log, unless one before it in depth-first order has
-		// the key (rfsmc_parallel.go).
+		// the key (rfsmc_parallel_rf.go).
 		if s.outKeys[p][k] || s.outerHas(set, k) {
 			return
 		}
@@ -625,7 +598,7 @@ func (s *rfSMC) propose(p int, sigma []rfNode, unsure bool) {
 		if sched, sigma := s.decideSure(p, sigma, unsure); sched != nil {
 			out.sched = &rfSchedule{sigma: slices.Clone(sigma), witness: sched}
 		}
-		s.pc.log = append(s.pc.log, smcEntry{prop: out})
+		s.sink.node.Put(smcEntry{prop: out})
 		return
 	}
 	if set.keys[k] {

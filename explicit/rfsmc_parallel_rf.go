@@ -1,15 +1,23 @@
 package explicit
 
-// This file runs the loop of lines 12-15 of ReadsFrom-SMC
-// (002_29f9f830801bf5b9.txt, Algorithm 1; rfsmc.go) on several workers,
-// by the scheme of rfsmc_parallel.go: the schedules of a call are its
-// children, in the order of the sequential loop (reads of Ê from the last,
-// each position's schedules in the order found); a child runs in a context
-// of its own unless every child before it is committed; children are
-// committed in that order, their proposals for this call's positions (or
-// outer ones) applied as the sequential search would have applied them.
+// This file is the loop of lines 12-15 of ReadsFrom-SMC
+// (002_29f9f830801bf5b9.txt, Algorithm 1; rfsmc.go) on any number of
+// workers, by the scheme of parallel.Tree (parallel/ordered.go): the
+// schedules of a call are its children, in the order of the sequential
+// loop (reads of Ê from the last, each position's schedules in the order
+// found); a child runs in a node of its own unless every child before it
+// is committed (with one worker: always directly, the sequential loop);
+// children are committed in that order, their proposals for this call's
+// positions (or outer ones) applied as the sequential search would have
+// applied them.
 
-// rfOut is a proposal for a position of an outer context, kept in a log
+import (
+	"slices"
+
+	"mcr/parallel"
+)
+
+// rfOut is a proposal for a position of an outer node, kept in a log
 // until it is committed: ⟨σ, E″⟩, or only σ's key when τ″·σ had no
 // witness (the key still makes later proposals of σ redundant).
 type rfOut struct {
@@ -18,26 +26,16 @@ type rfOut struct {
 	sched *rfSchedule
 }
 
-func (s *rfSMC) lock() {
-	if s.par != nil {
-		s.par.rw.Lock()
-	}
-}
+// lock guards the schedule sets and s.sched, which inner nodes look into
+// (outer, outerHas): free with one worker.
+func (s *rfSMC) lock()   { s.sink.rec.tree.Lock() }
+func (s *rfSMC) unlock() { s.sink.rec.tree.Unlock() }
 
-func (s *rfSMC) unlock() {
-	if s.par != nil {
-		s.par.rw.Unlock()
-	}
-}
-
-// outer returns the schedule set of position p of an outer context, or
-// nil.
+// outer returns the schedule set of position p of an outer node, or nil.
 func (s *rfSMC) outer(p int) *rfSchedules {
-	if s.par == nil {
-		return nil
-	}
-	s.par.rw.RLock()
-	defer s.par.rw.RUnlock()
+	t := s.sink.rec.tree
+	t.RLock()
+	defer t.RUnlock()
 	for u := s.up; u != nil; u = u.up {
 		if set := u.sched[p]; set != nil {
 			return set
@@ -47,46 +45,46 @@ func (s *rfSMC) outer(p int) *rfSchedules {
 }
 
 // outerHas reports whether the outer set holds key k: a proposal committed
-// before this context's in depth-first order.
+// before this node's in depth-first order.
 func (s *rfSMC) outerHas(set *rfSchedules, k string) bool {
-	s.par.rw.RLock()
-	defer s.par.rw.RUnlock()
+	t := s.sink.rec.tree
+	t.RLock()
+	defer t.RUnlock()
 	return set.keys[k]
 }
 
-// fork returns a context for the child call that explores schedule sc at
+// fork returns a node for the child call that explores schedule sc at
 // position p.
 func (s *rfSMC) fork(p int, sc rfSchedule) *rfSMC {
-	k := &rfSMC{ctx: s.ctx, p: s.p, validate: s.validate, sched: map[int]*rfSchedules{}, par: s.par, pc: s.pc.child(), up: s}
-	k.sink, k.races = k.pc, raceReporter{sink: k.pc}
+	k := &rfSMC{ctx: s.ctx, p: s.p, validate: s.validate, sched: map[int]*rfSchedules{}, sink: s.sink.child(), up: s}
+	k.races = raceReporter{sink: k.sink}
 	k.seq = make([]rfNode, p, p+len(sc.sigma))
 	copy(k.seq, s.seq[:p])
 	k.seq = append(k.seq, sc.sigma...)
 	return k
 }
 
-// rfChild is a child call of children that runs in a context of its own.
+// rfChild is a child call of children that runs in a node of its own.
 type rfChild struct {
 	pos, j int // position and index of its schedule
 	k      *rfSMC
-	t      smcTask
+	t      *parallel.Task[smcEntry]
 }
 
 // before reports whether c comes before the schedule (pos, j) in the
 // order of the sequential loop.
 func (c *rfChild) before(pos, j int) bool { return c.pos > pos || c.pos == pos && c.j < j }
 
-// children is lines 12-15 with several workers: it explores the schedules
-// of the positions reads (the reads of Ê) and returns true if the
-// exploration must stop.
+// children is lines 12-15: it explores the schedules of the positions
+// reads (the reads of Ê) and returns true if the exploration must stop.
 func (s *rfSMC) children(reads []int) (stop bool) {
 	var pending []*rfChild // in the order of the sequential loop
 	defer func() {
 		for _, c := range pending {
-			c.t.ctx.dead.Store(true)
+			c.t.Abandon()
 		}
 		s.lock()
-		for _, p := range reads {
+		for _, p := range reads { // the positions not trimmed below
 			delete(s.sched, p) // line 15
 		}
 		s.unlock()
@@ -95,10 +93,10 @@ func (s *rfSMC) children(reads []int) (stop bool) {
 		// A finished child is committed when it is the first in the
 		// order: before every pending child and every known schedule not
 		// dispatched yet (one that an earlier commit added above it).
-		for len(pending) > 0 && pending[0].t.finished() && !s.waiting(reads, pending[0].pos) {
+		for len(pending) > 0 && pending[0].t.Finished() && !s.waiting(reads, pending[0].pos) {
 			c := pending[0]
 			pending = pending[1:]
-			if s.commit(c.k) || c.t.stop {
+			if s.commit(c.k) || c.t.Stopped() {
 				return true
 			}
 		}
@@ -116,7 +114,7 @@ func (s *rfSMC) children(reads []int) (stop bool) {
 			if len(pending) == 0 {
 				return false
 			}
-			s.par.wait(&pending[0].t)
+			pending[0].t.Wait()
 			continue
 		}
 		p := reads[next]
@@ -126,15 +124,17 @@ func (s *rfSMC) children(reads []int) (stop bool) {
 		sc := set.list[j]
 		// Another worker takes the child only if this one has another
 		// known schedule to run meanwhile (else it would only wait).
-		spawned := s.more(reads, next) && s.par.trySlot()
+		spawned := s.sink.spawn(func() bool { return s.more(reads, next) })
 		if !spawned && len(pending) == 0 {
 			// Every child before it is committed: run it directly, as
-			// the sequential loop does. The positions above p are done.
+			// the sequential loop does. The positions above p are done
+			// (line 15) and no commit can reach them any more.
 			s.lock()
 			for _, q := range reads[next+1:] {
 				delete(s.sched, q)
 			}
 			s.unlock()
+			reads = reads[:next+1]
 			s.seq = append(s.seq[:p], sc.sigma...)
 			if s.call(p+len(sc.sigma), sc.witness) {
 				return true
@@ -142,15 +142,12 @@ func (s *rfSMC) children(reads []int) (stop bool) {
 			continue
 		}
 		c := &rfChild{pos: p, j: j, k: s.fork(p, sc)}
-		c.t.ctx = c.k.pc
+		c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(p+len(sc.sigma), sc.witness) })
 		at := len(pending)
 		for at > 0 && !pending[at-1].before(p, j) {
 			at--
 		}
-		pending = append(pending, nil)
-		copy(pending[at+1:], pending[at:])
-		pending[at] = c
-		s.par.dispatch(s.sink, &c.t, spawned, func() bool { return c.k.call(p+len(sc.sigma), sc.witness) })
+		pending = slices.Insert(pending, at, c)
 	}
 }
 
@@ -176,16 +173,16 @@ func (s *rfSMC) waiting(reads []int, pos int) bool {
 	return false
 }
 
-// commit takes over the log of the finished child context k: proposals
-// for positions of this context join their sets unless a proposal before
-// them had the key; the rest goes on to this context's log. It returns
+// commit takes over the log of the finished child node k: proposals
+// for positions of this node join their sets unless a proposal before
+// them had the key; the rest goes on to this node's log. It returns
 // true if the exploration must stop.
 func (s *rfSMC) commit(k *rfSMC) bool {
-	return s.pc.commit(k.pc, func(o *rfOut) bool {
+	return s.sink.commit(k.sink, func(o *rfOut) bool {
 		set := s.sched[o.pos]
 		if set == nil {
-			// An outer position: on to this context's log, unless this
-			// context proposed the key before.
+			// An outer position: on to this node's log, unless this
+			// node proposed the key before.
 			if s.outKeys[o.pos][o.key] {
 				return true
 			}

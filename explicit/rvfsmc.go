@@ -50,7 +50,8 @@ package explicit
 // trylocks are not explored (noteTrylocks).
 //
 // With several workers, the children of one mutated read (one per value
-// group) run in parallel and are committed in order (rfsmc_parallel.go);
+// group) run in parallel and are committed in order (parallel.Tree, see
+// rfsmc_parallel.go; with one worker each runs directly, in order);
 // the loop of line 13 goes on to the next read only when all of them are
 // done, since whether it goes on depends on the backtrack signals their
 // subtrees set (an OR, so their order does not matter).
@@ -61,6 +62,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"mcr/parallel"
 	"mcr/program"
 	"mcr/program/explore"
 )
@@ -131,20 +133,11 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 		cfg.Queries = "verifysc_queries"
 	}
 	cfg.validate = opts.Validate
-	s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}}
-	if cfg.Workers <= 1 {
-		seq := newSeqSink(cfg.Name, opts)
-		s.sink, s.races = seq, raceReporter{sink: seq}
+	return runSMC(cfg.Name, opts, cfg.Workers, func(root *smcCtx) {
+		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root}
+		s.races = raceReporter{sink: root}
 		s.call(nil, rvfCausal{}, nil, nil)
-		return seq.result()
-	}
-	s.par = newSMCPar(ctx, cfg.Name, opts, cfg.Workers)
-	s.pc = newRootCtx(s.par)
-	s.sink, s.races = s.pc, raceReporter{sink: s.pc}
-	s.par.slot()
-	s.call(nil, rvfCausal{}, nil, nil)
-	s.par.release()
-	return s.par.result(s.pc)
+	})
 }
 
 // rvfCausal is a causal map C: for a read, per thread the number of
@@ -164,7 +157,7 @@ type rvfAncestor struct {
 type rvfSMC struct {
 	ctx   context.Context
 	p     program.Program
-	sink  smcSink
+	sink  *smcCtx // the node this call runs in
 	races raceReporter
 	cfg   *RVFConfig // shared by every call, read only
 	// good is GoodW of the current call: the allowed sources of every read
@@ -172,9 +165,6 @@ type rvfSMC struct {
 	good map[program.EventID][]program.EventID
 	// anc is the innermost read mutated on the recursion path.
 	anc *rvfAncestor
-	// With several workers: the search and this call's context.
-	par *smcPar
-	pc  *smcCtx
 }
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
@@ -188,7 +178,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		s.sink.Stop(explore.StopReason(s.ctx), false)
 		return true
 	}
-	if s.pc != nil && s.pc.done() {
+	if s.sink.done() {
 		return true
 	}
 	// Line 1: σ̃ := σ∘σ̂, σ̂ a maximal extension without reads.
@@ -270,10 +260,10 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		q := &rvfQuery{tr: tr, h: mhb, r: r, guide: guide, plain: plain, active: activeOf(tr, &r)}
 		anc := &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, up: s.anc}
 		anc.signal.Store(backtrack)
-		var pending []*rvfChild // children in contexts of their own, in order
+		var pending []*rvfChild // children in nodes of their own, in order
 		abandon := func() {
 			for _, c := range pending {
-				c.t.ctx.dead.Store(true)
+				c.t.Abandon()
 			}
 		}
 		groups, avoided := s.sources(tr, mhb, r, C[r.ID()])
@@ -281,10 +271,10 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			s.sink.Extra("duplicates_avoided", float64(avoided))
 		}
 		for gi, group := range groups {
-			for len(pending) > 0 && pending[0].t.finished() {
+			for len(pending) > 0 && pending[0].t.Finished() {
 				c := pending[0]
 				pending = pending[1:]
-				if s.pc.commit(c.k.pc, nil) || c.t.stop {
+				if s.sink.commit(c.k.sink, nil) || c.t.Stopped() {
 					abandon()
 					return true
 				}
@@ -324,7 +314,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			}
 			// Another worker takes the child only if this one has another
 			// child to run meanwhile (else it would only wait for it).
-			spawned := s.par != nil && gi+1 < len(groups) && s.par.trySlot()
+			spawned := s.sink.spawn(func() bool { return gi+1 < len(groups) })
 			if !spawned && len(pending) == 0 {
 				if gi == len(groups)-1 && len(mutate) == 0 {
 					// The last child of the last read, as a tail call:
@@ -342,15 +332,14 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 				continue
 			}
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
-			c.t.ctx = c.k.pc
+			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, pred) })
 			pending = append(pending, c)
-			s.par.dispatch(s.sink, &c.t, spawned, func() bool { return c.k.call(w, C.clone(), live, pred) })
 		}
 		for len(pending) > 0 {
 			c := pending[0]
-			s.par.wait(&c.t)
+			stop := c.t.Wait()
 			pending = pending[1:]
-			if s.pc.commit(c.k.pc, nil) || c.t.stop {
+			if s.sink.commit(c.k.sink, nil) || stop {
 				abandon()
 				return true
 			}
@@ -646,22 +635,22 @@ func (s *rvfSMC) predictRace(tr *program.Trace) func(a, b int32) (program.Schedu
 	}
 }
 
-// rvfChild is a child call that runs in a context of its own.
+// rvfChild is a child call that runs in a node of its own.
 type rvfChild struct {
 	k *rvfSMC
-	t smcTask
+	t *parallel.Task[smcEntry]
 }
 
-// fork returns a context for the child call that gives read r the sources
+// fork returns a node for the child call that gives read r the sources
 // group, under the ancestor anc.
 func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncestor) *rvfSMC {
-	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, par: s.par, pc: s.pc.child(), anc: anc,
+	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc,
 		good: make(map[program.EventID][]program.EventID, len(s.good)+1)}
 	for id, g := range s.good {
 		k.good[id] = g
 	}
 	k.good[r] = group
-	k.sink, k.races = k.pc, raceReporter{sink: k.pc}
+	k.races = raceReporter{sink: k.sink}
 	return k
 }
 

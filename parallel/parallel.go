@@ -2,7 +2,9 @@
 // executions of seeds) on a fixed set of workers, each with its own state
 // (a Z3 context is not thread-safe, so every worker owns one decider).
 // It is built on sourcegraph/conc, which also turns a worker's panic into a
-// panic of the caller instead of a silent crash.
+// panic of the caller instead of a silent crash. Tree (ordered.go) runs a
+// recursion whose subtrees are not independent on any number of workers,
+// committing what they do in depth-first order.
 package parallel
 
 import (
