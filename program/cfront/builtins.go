@@ -115,12 +115,7 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			flags = atomic | program.CAS
 		}
 		if !o.shared {
-			// a private object: the operation is local, not an event
-			th.pend = program.Event{Kind: kind, Flags: flags, Loc: program.Loc(args[0]), Value: val}
-			x.silent = true
-			x.fireBuiltin(th, in)
-			x.silent = false
-			return false
+			return x.firePrivate(th, in, program.Event{Kind: kind, Flags: flags, Loc: program.Loc(args[0]), Value: val})
 		}
 		x.stop(th, kind, flags, program.Loc(args[0]), val)
 		if in.a == bAtomicCAS {
@@ -131,9 +126,7 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		x.stop(th, program.Fence, 0, 0, 0)
 		return true
 	case bInput:
-		if x.unmodelled == "" {
-			x.unmodelled = fmt.Sprintf("%s at line %d is an input; it was read as a fixed value (1000000000), other values not explored", x.p.strs[args[0]], in.pos.Line)
-		}
+		x.noteUnmodelled(fmt.Sprintf("%s at line %d is an input; it was read as a fixed value (1000000000), other values not explored", x.p.strs[args[0]], in.pos.Line))
 		return result(1_000_000_000)
 	case bCondAwait:
 		o, _ := x.resolve(th, args[0], 4)
@@ -141,11 +134,7 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			return true
 		}
 		if !o.shared { // a private condition variable: no other thread can signal it
-			th.pend = program.Event{Kind: program.Read, Flags: program.Atomic, Loc: program.Loc(args[0])}
-			x.silent = true
-			x.fireBuiltin(th, in)
-			x.silent = false
-			return th.stuck
+			return x.firePrivate(th, in, program.Event{Kind: program.Read, Flags: program.Atomic, Loc: program.Loc(args[0])})
 		}
 		x.stop(th, program.Read, program.Atomic, program.Loc(args[0]), 0)
 		return true
@@ -229,6 +218,17 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 	}
 	x.fail(th, program.RuntimeError, "internal error: unknown builtin %d", in.a)
 	return true
+}
+
+// firePrivate executes the builtin at th.pc on a private object at once:
+// the operation is local, not an event. It reports whether th stopped
+// there (a condition wait on a private variable waits forever).
+func (x *execution) firePrivate(th *thread, in *instr, e program.Event) bool {
+	th.pend = e
+	x.silent = true
+	x.fireBuiltin(th, in)
+	x.silent = false
+	return th.stuck
 }
 
 // fireBuiltin executes the event of the builtin at th.pc.

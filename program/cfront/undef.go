@@ -20,10 +20,18 @@ import (
 // indeterminate value, or "".
 func (x *execution) Unmodelled() string { return x.unmodelled }
 
+// noteUnmodelled records the first step the exploration does not branch
+// on (Unmodelled): an indeterminate read, an input.
+func (x *execution) noteUnmodelled(msg string) {
+	if x.unmodelled == "" {
+		x.unmodelled = msg
+	}
+}
+
 // noteUndef records a read of an indeterminate value at pos.
 func (x *execution) noteUndef(pos program.Pos, what string) {
 	if x.unmodelled == "" {
-		x.unmodelled = fmt.Sprintf("read of %s at line %d before it was set (C leaves its value indeterminate; it was read as 0)", what, pos.Line)
+		x.noteUnmodelled(fmt.Sprintf("read of %s at line %d before it was set (C leaves its value indeterminate; it was read as 0)", what, pos.Line))
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
@@ -112,14 +111,9 @@ func residentBytes() uint64 {
 			}
 		}
 	}
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}} // supported by every Go runtime since 1.16
 	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 {
-		return s[0].Value.Uint64()
-	}
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
+	return s[0].Value.Uint64()
 }
 
 // FormatBytes writes n as "1.5 GiB", "300 MiB" or "12 KiB".
