@@ -279,6 +279,23 @@ func TestSMCBenchmarks(t *testing.T) {
 	}
 }
 
+// TestRVFLateThread: rvf's causal map C(r) counts the events per thread
+// of the trace where r was mutated; a thread forked later (beyond C(r)'s
+// end) must be read as "no event forbidden", not crash (random program
+// 7004 of DefaultOptions, found by the issue-14 before/after run). rvf runs
+// first, on a fresh program whose thread table starts with main only.
+func TestRVFLateThread(t *testing.T) {
+	randtest.Each(t, "default", []int64{7004}, randprog.DefaultOptions(), func(_ int64, name string, p program.Program) {
+		var ro, vo observed
+		v := RVFSMC(context.Background(), p, observe(&vo)) // first: p's thread table grows as it runs
+		r := ReadsFromSMC(context.Background(), p, observe(&ro))
+		if !r.Stats.Complete || !v.Stats.Complete || !reflect.DeepEqual(ro.outcomes, vo.outcomes) {
+			t.Errorf("%s: rf reaches %d outcomes (complete %v), rvf %d (complete %v)", name,
+				len(ro.outcomes), r.Stats.Complete, len(vo.outcomes), v.Stats.Complete)
+		}
+	})
+}
+
 // TestSMCRandomLarge runs rf and rvf on bigger random programs (3 threads
 // of up to 4 compound operations), too big for dfs: rf explores each class
 // once, rvf no more executions than rf, both reach the same outcomes and

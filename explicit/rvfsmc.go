@@ -402,7 +402,8 @@ func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
 // by the value they write (lines 17-18), in trace order with init first,
 // and how many values the forbidden visible sources write: mutations an
 // elder sibling of r's made already (counted as duplicates avoided).
-// forbid is C(r) (nil if undefined). Each release of a lock is a group of
+// forbid is C(r) (nil if undefined); a thread beyond its end had no events
+// when C(r) was set, so it forbids none of them. Each release of a lock is a group of
 // its own.
 func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbid []int32) (groups [][]program.EventID, avoided int) {
 	lock := r.Kind == program.Acquire
@@ -463,7 +464,7 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbi
 		e := &tr.Events[i]
 		switch {
 		case !visible(i):
-		case forbid != nil && e.Index < forbid[e.Thread]:
+		case forbid != nil && int(e.Thread) < len(forbid) && e.Index < forbid[e.Thread]:
 			skip(e.Value)
 		default:
 			add(e.ID(), e.Value)
