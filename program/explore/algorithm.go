@@ -3,9 +3,12 @@ package explore
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/sourcegraph/conc/panics"
 
 	"mcr/program"
 )
@@ -43,13 +46,43 @@ type Algorithm struct {
 // witness query, a race report) and give up the step, and such a cut may
 // otherwise go unseen when it happens in the last step. Callers check
 // a.Check(cfg) first.
-func (a *Algorithm) Explore(ctx context.Context, p program.Program, opts Options, cfg Config) *Result {
-	res := a.Run(ctx, p, opts, cfg)
+//
+// A panic inside the algorithm (a bug of ours, never the program's) is
+// not a crash: the result says "internal error" with the panic's value and
+// where it happened, and is incomplete. Findings reported before it are
+// lost with the algorithm's recorder.
+func (a *Algorithm) Explore(ctx context.Context, p program.Program, opts Options, cfg Config) (res *Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = &Result{Stats: Stats{Algorithm: a.Name, Stopped: internalError(r, debug.Stack())}}
+		}
+	}()
+	res = a.Run(ctx, p, opts, cfg)
 	if ctx.Err() != nil && res.Stats.Stopped == "" {
 		res.Stats.Stopped = StopReason(ctx)
 		res.Stats.Complete = false
 	}
 	return res
+}
+
+// internalError describes a recovered panic for Stats.Stopped: its value
+// (for a panic re-raised by parallel.Tree, the original one's first line)
+// and the innermost frame of this module in stack.
+func internalError(r any, stack []byte) string {
+	msg, _, _ := strings.Cut(fmt.Sprint(r), "\n")
+	msg = strings.TrimPrefix(msg, "panic: ")
+	where := ""
+	if rp, ok := r.(*panics.Recovered); ok {
+		stack = []byte(rp.Stack)
+	}
+	for _, line := range strings.Split(string(stack), "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "/") && strings.Contains(t, ".go:") &&
+			!strings.Contains(t, "/runtime/") && !strings.Contains(t, "/explore/algorithm.go") && !strings.Contains(t, "sourcegraph/conc") {
+			where = " at " + t
+			break
+		}
+	}
+	return "internal error (a bug in mcr; please report it with the program): " + msg + where
 }
 
 // Config carries the settings that some algorithms use beside Options.
