@@ -9,13 +9,16 @@ import (
 	"mcr/program"
 )
 
-// This file implements the trace structure the encodings share: per-event
-// must-happen-before predecessors, writes per location, lock critical
-// sections and RMW pairs. It is computed once per trace.
+// This file implements the trace structure the encodings share, on top of
+// the trace's program.TraceIndex: per-event must-happen-before
+// predecessors, writes per location, lock critical sections and RMW
+// pairs. It is computed once per trace.
 
 // MCM is the precomputed structure of one trace.
 type MCM struct {
 	T *program.Trace
+	// X is the trace's index: program order, forks, reads-from, clocks.
+	X *program.TraceIndex
 	// HB are the must-happen-before clocks (program order, fork->begin,
 	// end->join): Φ_mhb.
 	HB *program.Clocks
@@ -29,40 +32,26 @@ type MCM struct {
 	WriteIndex map[program.Loc]*program.WriteIndex
 	// Accesses lists reads and writes per location, in trace order.
 	Accesses map[program.Loc][]int32
-	// Sections lists the critical sections per lock: acquire and release
-	// positions, release -1 if the trace ends inside the section.
+	// Sections lists the critical sections per lock (TraceIndex.Sections).
 	Sections map[program.Loc][]Section
-	// SectionOf maps an acquire's position to its section.
-	SectionOf map[int32]Section
 	// RMWWrite maps the read half of a read-modify-write to its write half.
 	RMWWrite map[int32]int32
 }
 
 // Section is a critical section of a lock.
-type Section struct {
-	Acq, Rel int32
-}
+type Section = program.Section
 
 // NewMCM computes the structure of t.
 func NewMCM(t *program.Trace) *MCM {
-	m := &MCM{T: t, HB: program.MustHappenBefore(t), Pred: make([][]int32, len(t.Events)),
+	x := program.NewTraceIndex(t)
+	m := &MCM{T: t, X: x, HB: x.Clocks(0), Pred: make([][]int32, len(t.Events)),
 		Writes: map[program.Loc][]int32{}, Accesses: map[program.Loc][]int32{},
-		Sections: map[program.Loc][]Section{}, SectionOf: map[int32]Section{}, RMWWrite: map[int32]int32{}}
-	last := make(map[program.ThreadID]int32)
-	forkOf := map[program.ThreadID]int32{}
-	endOf := map[program.ThreadID]int32{}
-	open := map[program.ThreadID]map[program.Loc]int32{}
+		Sections: x.Sections(), RMWWrite: map[int32]int32{}}
 	for i := range t.Events {
 		e := &t.Events[i]
 		pos := int32(i)
-		if p, ok := last[e.Thread]; ok {
-			m.Pred[i] = append(m.Pred[i], p)
-		} else if f, ok := forkOf[e.Thread]; ok {
-			m.Pred[i] = append(m.Pred[i], f)
-		}
-		last[e.Thread] = pos
-		switch e.Kind {
-		case program.Read, program.Write:
+		m.Pred[i] = x.MHBPreds(pos, nil)
+		if e.Kind.IsAccess() {
 			m.Accesses[e.Loc] = append(m.Accesses[e.Loc], pos)
 			if e.Kind == program.Write {
 				m.Writes[e.Loc] = append(m.Writes[e.Loc], pos)
@@ -70,39 +59,12 @@ func NewMCM(t *program.Trace) *MCM {
 			if e.Is(program.RMW) && i+1 < len(t.Events) {
 				m.RMWWrite[pos] = pos + 1
 			}
-		case program.Fork:
-			forkOf[program.ThreadID(e.Value)] = pos
-		case program.End:
-			endOf[e.Thread] = pos
-		case program.Join:
-			if end, ok := endOf[program.ThreadID(e.Value)]; ok {
-				m.Pred[i] = append(m.Pred[i], end)
-			}
-		case program.Acquire:
-			if open[e.Thread] == nil {
-				open[e.Thread] = map[program.Loc]int32{}
-			}
-			open[e.Thread][e.Loc] = pos
-		case program.Release:
-			if a, ok := open[e.Thread][e.Loc]; ok {
-				s := Section{a, pos}
-				m.Sections[e.Loc] = append(m.Sections[e.Loc], s)
-				m.SectionOf[a] = s
-				delete(open[e.Thread], e.Loc)
-			}
 		}
 	}
 	m.WriteIndex = make(map[program.Loc]*program.WriteIndex, len(m.Writes))
 	thread := func(w int32) program.ThreadID { return t.Events[w].Thread }
 	for l, ws := range m.Writes {
 		m.WriteIndex[l] = program.NewWriteIndex(ws, thread)
-	}
-	for _, locks := range open {
-		for l, a := range locks {
-			s := Section{a, -1}
-			m.Sections[l] = append(m.Sections[l], s)
-			m.SectionOf[a] = s
-		}
 	}
 	return m
 }

@@ -22,8 +22,9 @@ import (
 	"mcr/program/explore"
 )
 
-// hbOrder holds the happens-before clocks of one trace: vc[i*k+t] is the
-// number of events of thread t that happen before trace event i or are it.
+// hbOrder holds the happens-before clocks of one trace (from its
+// program.TraceIndex): vc[i*k+t] is the number of events of thread t that
+// happen before trace event i or are it.
 type hbOrder struct {
 	ev   []program.Event
 	k    int
@@ -38,58 +39,13 @@ type hbOrder struct {
 // rf false, reads-from edges are left out: the order is must-happen-before
 // (program order, fork and join), but src is still filled in.
 func newHBOrder(tr *program.Trace, rf bool) *hbOrder {
-	ev := tr.Events
-	k := len(tr.Threads)
-	for i := range ev {
-		if int(ev[i].Thread) >= k {
-			k = int(ev[i].Thread) + 1
-		}
+	x := program.NewTraceIndex(tr)
+	var o program.Orders
+	if rf {
+		o = program.LockOrder | program.ReadsFromOrder
 	}
-	h := &hbOrder{ev: ev, k: k, vc: make([]int32, len(ev)*k), at: make([][]int32, k), fork: make([]int32, k),
-		src: make([]int32, len(ev)), zero: make([]int32, k)}
-	for t := range h.fork {
-		h.fork[t] = -1
-	}
-	last := map[locKey]int32{} // last write (release) per location (lock)
-	for i := range ev {
-		e := &ev[i]
-		row := h.vc[i*k : (i+1)*k]
-		copy(row, h.prevRow(int32(i)))
-		h.src[i] = -2
-		switch e.Kind {
-		case program.Read, program.Acquire:
-			h.src[i] = -1
-			if w, ok := last[locKey{e.Loc, e.Kind == program.Acquire}]; ok {
-				h.src[i] = w
-				if rf {
-					joinVC(row, h.row(w))
-				}
-			}
-		case program.Join:
-			if c := h.at[e.Value]; len(c) > 0 {
-				joinVC(row, h.row(c[len(c)-1]))
-			}
-		}
-		row[e.Thread] = e.Index + 1
-		h.at[e.Thread] = append(h.at[e.Thread], int32(i))
-		switch e.Kind {
-		case program.Write:
-			last[locKey{e.Loc, false}] = int32(i)
-		case program.Release:
-			last[locKey{e.Loc, true}] = int32(i)
-		case program.Fork:
-			h.fork[e.Value] = int32(i)
-		}
-	}
-	return h
-}
-
-func joinVC(a, b []int32) {
-	for t, x := range b {
-		if x > a[t] {
-			a[t] = x
-		}
-	}
+	return &hbOrder{ev: tr.Events, k: x.K, vc: x.Clocks(o).Flat(), at: x.At, fork: x.Fork, src: x.Src,
+		zero: make([]int32, x.K)}
 }
 
 // row returns the clock of trace event i.

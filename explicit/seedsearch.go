@@ -61,13 +61,13 @@ type seedSearch struct {
 	q      program.SeedQuery
 	ev     []program.Event
 	k, d   int
-	pos    [][]int32 // per thread: positions of its events
-	loc    []int32   // per event: dense location or lock
-	forkOf []int32   // per thread: position of the fork creating it, or -1
-	stop   []int32   // per thread: events from this index on never execute
-	crit   [][]crit  // per lock: sections (positions)
-	init   []int64   // per location: initial value
-	hidden bool      // the target writes an unknown value (an RMW target)
+	pos    [][]int32           // per thread: positions of its events
+	loc    []int32             // per event: dense location or lock
+	forkOf []int32             // per thread: position of the fork creating it, or -1
+	stop   []int32             // per thread: events from this index on never execute
+	crit   [][]program.Section // per lock: sections (positions)
+	init   []int64             // per location: initial value
+	hidden bool                // the target writes an unknown value (an RMW target)
 	tick   ticker
 	tr     trail
 }
@@ -86,17 +86,15 @@ func newSeedSearch(ctx context.Context, q program.SeedQuery) (*seedSearch, error
 	if err := t.Check(); err != nil {
 		return nil, fmt.Errorf("explicit seed: %v", err)
 	}
-	s := &seedSearch{q: q, ev: t.Events, k: len(t.Threads), pos: t.Index(), loc: make([]int32, n),
+	x := program.NewTraceIndex(t) // t.Check passed: x.K == len(t.Threads)
+	s := &seedSearch{q: q, ev: t.Events, k: x.K, pos: x.At, loc: make([]int32, n), forkOf: x.Fork,
 		tick: ticker{ctx: ctx, name: "explicit seed"}}
-	if len(s.pos) < s.k {
-		s.pos = append(s.pos, make([][]int32, s.k-len(s.pos))...)
-	}
-	s.forkOf, s.stop = make([]int32, s.k), make([]int32, s.k)
+	s.stop = make([]int32, s.k)
 	for th := range s.k {
-		s.forkOf[th], s.stop[th] = -1, int32(len(s.pos[th]))
+		s.stop[th] = int32(len(s.pos[th]))
 	}
 	locID := map[program.Loc]int32{}
-	open := map[[2]int64]int{} // (thread, lock) -> open section
+	sections := x.Sections()
 	for i := range t.Events {
 		e := &t.Events[i]
 		if e.Kind.IsAccess() || e.Kind.IsLock() {
@@ -105,22 +103,9 @@ func newSeedSearch(ctx context.Context, q program.SeedQuery) (*seedSearch, error
 				l = int32(len(s.init))
 				locID[e.Loc] = l
 				s.init = append(s.init, t.InitValue(e.Loc))
-				s.crit = append(s.crit, nil)
+				s.crit = append(s.crit, sections[e.Loc])
 			}
 			s.loc[i] = l
-		}
-		switch e.Kind {
-		case program.Fork:
-			if e.Value >= 0 && int(e.Value) < s.k {
-				s.forkOf[e.Value] = int32(i)
-			}
-		case program.Acquire:
-			open[[2]int64{int64(e.Thread), int64(e.Loc)}] = len(s.crit[s.loc[i]])
-			s.crit[s.loc[i]] = append(s.crit[s.loc[i]], crit{acq: int32(i), rel: -1})
-		case program.Release:
-			if c, ok := open[[2]int64{int64(e.Thread), int64(e.Loc)}]; ok {
-				s.crit[s.loc[i]][c].rel = int32(i)
-			}
 		}
 	}
 	s.d = len(s.init)
@@ -192,8 +177,8 @@ func (s *seedSearch) cutIrrelevant() {
 			}
 		case program.Acquire:
 			for _, c := range s.crit[s.loc[p]] {
-				if c.acq == p {
-					push(c.rel)
+				if c.Acq == p {
+					push(c.Rel)
 				}
 			}
 		}
@@ -254,8 +239,8 @@ func (s *seedSearch) lockFree(p int32, prefix []int32) bool {
 		return true
 	}
 	for _, c := range s.crit[s.loc[p]] {
-		a := &s.ev[c.acq]
-		if pr := prefix[a.Thread]; pr > a.Index && (c.rel < 0 || pr <= s.ev[c.rel].Index) {
+		a := &s.ev[c.Acq]
+		if pr := prefix[a.Thread]; pr > a.Index && (c.Rel < 0 || pr <= s.ev[c.Rel].Index) {
 			return false
 		}
 	}
@@ -465,8 +450,8 @@ func (s *seedSearch) schedule(x *sstate) program.Schedule {
 		for _, cs := range s.crit {
 			for _, c1 := range cs {
 				for _, c2 := range cs {
-					if c1 != c2 && in[c1.acq] && in[c2.acq] && order[c1.acq] < order[c2.acq] && c1.rel >= 0 && !in[c1.rel] {
-						push(c1.rel)
+					if c1 != c2 && in[c1.Acq] && in[c2.Acq] && order[c1.Acq] < order[c2.Acq] && c1.Rel >= 0 && !in[c1.Rel] {
+						push(c1.Rel)
 						changed = true
 					}
 				}

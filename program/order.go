@@ -36,6 +36,10 @@ type Clocks struct {
 	tr   *Trace
 }
 
+// Flat returns every clock, row i at [i*K, (i+1)*K) with K the number of
+// threads (a view, do not modify).
+func (c *Clocks) Flat() []int32 { return c.flat }
+
 // Of returns the clock of event i (a view, do not modify).
 func (c *Clocks) Of(i int) VC { return c.flat[i*c.n : (i+1)*c.n] }
 
@@ -54,76 +58,16 @@ func (c *Clocks) Ordered(i, j int) bool { return c.Before(i, j) || c.Before(j, i
 
 // MustHappenBefore computes Φ_mhb as vector clocks: program order, fork
 // before the child's first event, the child's last event before the join.
-func MustHappenBefore(t *Trace) *Clocks { return clocks(t, false) }
+func MustHappenBefore(t *Trace) *Clocks { return NewTraceIndex(t).Clocks(0) }
 
 // HappensBefore computes must-happen-before plus the order of each release
 // before the next acquire of the same lock in the trace.
-func HappensBefore(t *Trace) *Clocks { return clocks(t, true) }
-
-func clocks(t *Trace, locks bool) *Clocks {
-	n := len(t.Threads)
-	c := &Clocks{n: n, flat: make([]int32, len(t.Events)*n), tr: t}
-	cur := make([]VC, n)            // clock of the last event of each thread
-	forkOf := make(map[ThreadID]VC) // clock of the fork of each child
-	endOf := make(map[ThreadID]VC)  // clock of the last event of each thread
-	lastRel := make(map[Loc]VC)
-	for i := range t.Events {
-		e := &t.Events[i]
-		row := c.Of(i)
-		if prev := cur[e.Thread]; prev != nil {
-			copy(row, prev)
-		} else if f, ok := forkOf[e.Thread]; ok {
-			copy(row, f)
-		}
-		switch e.Kind {
-		case Join:
-			if end, ok := endOf[ThreadID(e.Value)]; ok {
-				row.join(end)
-			}
-		case Acquire:
-			if locks {
-				if r, ok := lastRel[e.Loc]; ok {
-					row.join(r)
-				}
-			}
-		}
-		row[e.Thread] = e.Index + 1
-		switch e.Kind {
-		case Fork:
-			forkOf[ThreadID(e.Value)] = row
-		case Release:
-			if locks {
-				lastRel[e.Loc] = row
-			}
-		}
-		cur[e.Thread] = row
-		endOf[e.Thread] = row
-	}
-	return c
-}
+func HappensBefore(t *Trace) *Clocks { return NewTraceIndex(t).Clocks(LockOrder) }
 
 // RF returns for each event the position of the write it reads from
 // under sequential consistency (the last earlier write to its location), -1
 // for reads of the initial value, and -2 for events that are not reads.
-func RF(t *Trace) []int32 {
-	rf := make([]int32, len(t.Events))
-	last := make(map[Loc]int32)
-	for i := range t.Events {
-		e := &t.Events[i]
-		rf[i] = -2
-		switch e.Kind {
-		case Read:
-			if w, ok := last[e.Loc]; ok {
-				rf[i] = w
-			} else {
-				rf[i] = -1
-			}
-		case Write:
-			last[e.Loc] = int32(i)
-		}
-	}
-	return rf
-}
+func RF(t *Trace) []int32 { return NewTraceIndex(t).ReadsFrom() }
 
 // RFKey is a canonical description of a trace's reads-from function: for
 // every read, in (thread name, index) order, the identity of its write, and
@@ -132,21 +76,8 @@ func RF(t *Trace) []int32 {
 // same reads-from class iff their keys are equal (Section 3). Thread names,
 // not ids, make it comparable across processes.
 func RFKey(t *Trace) string {
-	rf := RF(t)
-	lastRel := map[Loc]int32{}
-	for i := range t.Events {
-		switch e := &t.Events[i]; e.Kind {
-		case Release:
-			lastRel[e.Loc] = int32(i)
-		case Acquire:
-			if r, ok := lastRel[e.Loc]; ok {
-				rf[i] = r
-			} else {
-				rf[i] = -1
-			}
-		}
-	}
-	pos := t.Index()
+	x := NewTraceIndex(t)
+	rf, pos := x.Src, x.At
 	var b []byte
 	for th := range pos {
 		for _, i := range pos[th] {

@@ -140,16 +140,12 @@ const checkPollEvery = 4096
 func newSeedReplay(ctx context.Context, q SeedQuery) (*seedReplay, error) {
 	t := q.Trace
 	nth := len(t.Threads)
-	pos := t.Index()
-	if len(pos) > nth {
-		return nil, fmt.Errorf("witness check: events of %d threads, table of %d", len(pos), nth)
+	x := NewTraceIndex(t)
+	if x.K > nth {
+		return nil, fmt.Errorf("witness check: events of %d threads, table of %d", x.K, nth)
 	}
-	r := &seedReplay{ctx: ctx, q: q, t: t, pos: append(pos, make([][]int32, nth-len(pos))...),
-		forkOf: make([]int32, nth), next: make([]int32, nth),
+	r := &seedReplay{ctx: ctx, q: q, t: t, pos: x.At, forkOf: x.Fork, next: make([]int32, nth),
 		holder: map[Loc]ThreadID{}, mem: map[Loc]seedCell{}, pending: map[Loc]ThreadID{}}
-	for i := range r.forkOf {
-		r.forkOf[i] = -1
-	}
 	type lockOf struct {
 		th ThreadID
 		l  Loc
@@ -160,10 +156,6 @@ func newSeedReplay(ctx context.Context, q SeedQuery) (*seedReplay, error) {
 			return nil, ctx.Err()
 		}
 		switch e := &t.Events[i]; e.Kind {
-		case Fork:
-			if e.Value >= 0 && int(e.Value) < nth {
-				r.forkOf[e.Value] = int32(i)
-			}
 		case Acquire, Release:
 			k := lockOf{e.Thread, e.Loc}
 			if !seen[k] && e.Kind == Release {

@@ -182,17 +182,9 @@ func (w *window) prepare(ctx context.Context) bool {
 	t := w.t
 	pl := poll{ctx: ctx}
 	n := len(t.Events)
-	w.pos = t.Index()
-	if len(w.pos) < len(t.Threads) {
-		w.pos = append(w.pos, make([][]int32, len(t.Threads)-len(w.pos))...)
-	}
-	w.hb = program.MustHappenBefore(t)
-	w.rf = program.RF(t)
+	x := program.NewTraceIndex(t)
+	w.pos, w.hb, w.rf, w.forkOf = x.At, x.Clocks(0), x.ReadsFrom(), x.Fork
 	w.relOf = make([]int32, n)
-	w.forkOf = make([]int32, len(t.Threads))
-	for i := range w.forkOf {
-		w.forkOf[i] = -1
-	}
 	w.locs = map[program.Loc][]int32{}
 	w.wval = map[locValue][]int32{}
 	w.acqs = map[program.Loc][][]int32{}
@@ -227,10 +219,6 @@ func (w *window) prepare(ctx context.Context) bool {
 			if e.Kind == program.Write {
 				k := locValue{e.Loc, e.Value}
 				w.wval[k] = append(w.wval[k], p)
-			}
-		case program.Fork:
-			if e.Value >= 0 && int(e.Value) < len(w.forkOf) {
-				w.forkOf[e.Value] = p
 			}
 		case program.Acquire:
 			open[lockKey{e.Thread, e.Loc}] = p

@@ -1,0 +1,224 @@
+package program
+
+import "sync"
+
+// This file is the one index of a trace's structure that the encodings
+// (encode), the explicit deciders and explorers (explicit), the seed
+// search and check, and the predictor (mcr/predict) share: program order,
+// the fork of each thread, reads-from under the trace order, critical
+// sections, and vector clocks of the partial orders built from them.
+// Each consumer used to compute its own copy; they now differ only in
+// which orders they ask Clocks for.
+
+// Orders selects the edges a clock index includes beyond must-happen-before
+// (program order, fork before the child's first event, the child's last
+// event before the join: Φ_mhb of 001_aa53da3bf10d3f4e.txt Section 3.2).
+// A memory model with orders of its own (TSO's store-buffer flushes, seed
+// 004) adds a bit here and a case in TraceIndex.clocks.
+type Orders uint8
+
+const (
+	// LockOrder orders each release before the next acquire of the same
+	// lock in the trace: happens-before.
+	LockOrder Orders = 1 << iota
+	// ReadsFromOrder orders each write before the reads that read from it
+	// (TraceIndex.Src): with LockOrder, [≤τ ∪ rf]+ of
+	// 002_29f9f830801bf5b9.txt Section 3, locks being read-modify-writes of
+	// their mutex (Section 7).
+	ReadsFromOrder
+	ordersCount = 1 << iota
+)
+
+// Section is a critical section of a lock: the trace positions of its
+// acquire and release, Rel -1 if the trace ends inside the section.
+type Section struct {
+	Acq, Rel int32
+}
+
+// TraceIndex indexes one trace. The fields are computed by NewTraceIndex;
+// clocks and sections on first use. Safe for concurrent use; the trace
+// must not change while the index is in use.
+type TraceIndex struct {
+	T *Trace
+	// K is the number of threads: len(T.Threads), or more if events name
+	// threads beyond the table.
+	K int
+	// At lists each thread's trace positions in program order: At[t][i] is
+	// the position of event i of thread t. len(At) == K.
+	At [][]int32
+	// Fork is the position of the fork creating each thread, -1 for a
+	// thread forked before the trace starts (main).
+	Fork []int32
+	// Src is reads-from under the trace order (sequential consistency): for
+	// a read, the position of the last earlier write to its location; for
+	// an acquire, the last earlier release of its lock; -1 for the initial
+	// value (no such event); -2 for every other event.
+	Src []int32
+
+	mu       sync.Mutex
+	clocks   [ordersCount]*Clocks
+	sections map[Loc][]Section
+}
+
+// NewTraceIndex indexes t in one pass: O(len(t.Events) + threads).
+func NewTraceIndex(t *Trace) *TraceIndex {
+	k := len(t.Threads)
+	for i := range t.Events {
+		if th := int(t.Events[i].Thread); th >= k {
+			k = th + 1
+		}
+	}
+	x := &TraceIndex{T: t, K: k, At: make([][]int32, k), Fork: make([]int32, k), Src: make([]int32, len(t.Events))}
+	for th := range x.Fork {
+		x.Fork[th] = -1
+	}
+	type key struct {
+		l    Loc
+		lock bool
+	}
+	last := map[key]int32{} // last write (release) per location (lock)
+	for i := range t.Events {
+		e := &t.Events[i]
+		p := int32(i)
+		x.At[e.Thread] = append(x.At[e.Thread], p)
+		x.Src[i] = -2
+		switch e.Kind {
+		case Read, Acquire:
+			x.Src[i] = -1
+			if w, ok := last[key{e.Loc, e.Kind == Acquire}]; ok {
+				x.Src[i] = w
+			}
+		case Write:
+			last[key{e.Loc, false}] = p
+		case Release:
+			last[key{e.Loc, true}] = p
+		case Fork:
+			if e.Value >= 0 && int(e.Value) < k {
+				x.Fork[e.Value] = p
+			}
+		}
+	}
+	return x
+}
+
+// ReadsFrom returns a copy of Src restricted to reads: -2 for every event
+// that is not a read.
+func (x *TraceIndex) ReadsFrom() []int32 {
+	rf := make([]int32, len(x.Src))
+	for i, s := range x.Src {
+		rf[i] = -2
+		if x.T.Events[i].Kind == Read {
+			rf[i] = s
+		}
+	}
+	return rf
+}
+
+// Prev returns the position of what immediately precedes position i in
+// its thread: its program-order predecessor, else the fork of its thread,
+// else -1.
+func (x *TraceIndex) Prev(i int32) int32 {
+	e := &x.T.Events[i]
+	if e.Index > 0 {
+		return x.At[e.Thread][e.Index-1]
+	}
+	return x.Fork[e.Thread]
+}
+
+// Last returns the position of thread th's last event, -1 if it has none.
+func (x *TraceIndex) Last(th ThreadID) int32 {
+	if int(th) >= len(x.At) || len(x.At[th]) == 0 {
+		return -1
+	}
+	return x.At[th][len(x.At[th])-1]
+}
+
+// MHBPreds appends to out the immediate must-happen-before predecessors
+// of position i: Prev(i), and for a join the joined thread's last event
+// (if the trace has it).
+func (x *TraceIndex) MHBPreds(i int32, out []int32) []int32 {
+	if p := x.Prev(i); p >= 0 {
+		out = append(out, p)
+	}
+	if e := &x.T.Events[i]; e.Kind == Join && e.Value >= 0 {
+		if end := x.Last(ThreadID(e.Value)); end >= 0 && end < i {
+			out = append(out, end)
+		}
+	}
+	return out
+}
+
+// Clocks returns the vector clocks of must-happen-before plus the orders
+// o, computed on first use: O(len(T.Events) × K).
+func (x *TraceIndex) Clocks(o Orders) *Clocks {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if c := x.clocks[o]; c != nil {
+		return c
+	}
+	c := x.clocks0(o)
+	x.clocks[o] = c
+	return c
+}
+
+func (x *TraceIndex) clocks0(o Orders) *Clocks {
+	t, n := x.T, x.K
+	c := &Clocks{n: n, flat: make([]int32, len(t.Events)*n), tr: t}
+	for i := range t.Events {
+		e := &t.Events[i]
+		p := int32(i)
+		row := c.Of(i)
+		if prev := x.Prev(p); prev >= 0 {
+			copy(row, c.Of(int(prev)))
+		}
+		switch e.Kind {
+		case Join:
+			if end := x.Last(ThreadID(e.Value)); end >= 0 && end < p {
+				row.join(c.Of(int(end)))
+			}
+		case Acquire:
+			if s := x.Src[i]; s >= 0 && o&LockOrder != 0 {
+				row.join(c.Of(int(s)))
+			}
+		case Read:
+			if s := x.Src[i]; s >= 0 && o&ReadsFromOrder != 0 {
+				row.join(c.Of(int(s)))
+			}
+		}
+		row[e.Thread] = e.Index + 1
+	}
+	return c
+}
+
+// Sections returns the critical sections per lock, in acquire order,
+// computed on first use. A release pairs with its thread's open acquire of
+// the same lock; a release with none (the lock held since before the
+// trace) starts no section.
+func (x *TraceIndex) Sections() map[Loc][]Section {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.sections != nil {
+		return x.sections
+	}
+	type key struct {
+		th ThreadID
+		l  Loc
+	}
+	secs := map[Loc][]Section{}
+	open := map[key]int{} // index in secs[l] of the thread's open section
+	for i := range x.T.Events {
+		switch e := &x.T.Events[i]; e.Kind {
+		case Acquire:
+			open[key{e.Thread, e.Loc}] = len(secs[e.Loc])
+			secs[e.Loc] = append(secs[e.Loc], Section{int32(i), -1})
+		case Release:
+			k := key{e.Thread, e.Loc}
+			if s, ok := open[k]; ok {
+				secs[e.Loc][s].Rel = int32(i)
+				delete(open, k)
+			}
+		}
+	}
+	x.sections = secs
+	return secs
+}
