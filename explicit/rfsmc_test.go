@@ -81,7 +81,7 @@ func compareSMC(t *testing.T, name string, p program.Program, algo smcAlgo, d *e
 	var o observed
 	opts := observe(&o)
 	opts.Validate = true
-	res := algo.run(context.Background(), p, opts)
+	res := algo.run(context.Background(), randtest.Fresh(p), opts)
 	st := res.Stats
 	if !reflect.DeepEqual(o.outcomes, do.outcomes) {
 		t.Errorf("%s: %s reaches %d outcomes, dfs %d", name, algo.name, len(o.outcomes), len(do.outcomes))

@@ -46,7 +46,7 @@ var variants = func() []variant {
 // ("explicit", "z3", "both": their comparison counted in Extra as
 // crosscheck_*; Z3's give-ups as fallback_answers).
 func (v variant) run(p program.Program, decider string, workers int) *explore.Result {
-	return v.Run(context.Background(), p, explore.Options{KeepGoing: true, Validate: true}, explore.Config{Workers: workers, Decider: decider})
+	return v.Run(context.Background(), randtest.Fresh(p), explore.Options{KeepGoing: true, Validate: true}, explore.Config{Workers: workers, Decider: decider})
 }
 
 // compare checks an MCR result m against dfs's d on one program: the same

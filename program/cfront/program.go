@@ -59,6 +59,19 @@ func (p *Program) SetMaxEvents(n int) { p.maxEvents = n }
 // start.
 func (p *Program) StopWhen(ctx context.Context) { p.stop = ctx.Done() }
 
+// Fresh returns a program that shares p's compiled code and settings but
+// not its thread table: as if just loaded. An exploration grows the table
+// as threads appear, so a second explorer on the same Program sees every
+// thread from its first execution on; tests give each explorer a fresh
+// one, as the CLI does, so that growing tables are exercised too.
+func (p *Program) Fresh() *Program {
+	q := &Program{file: p.file, code: p.code, funcs: p.funcs, statics: p.statics, strs: p.strs, mainFn: p.mainFn,
+		maxEvents: p.maxEvents, maxThreads: p.maxThreads, stepLimit: p.stepLimit, stop: p.stop,
+		threadIDs: map[string]program.ThreadID{}}
+	q.Thread("0") // the main thread is id 0, as after compiling
+	return q
+}
+
 // Thread implements program.Program: it interns fork-tree names.
 func (p *Program) Thread(name string) program.ThreadID {
 	p.mu.Lock()

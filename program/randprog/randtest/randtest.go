@@ -58,3 +58,14 @@ func Each(t *testing.T, prefix string, seeds []int64, opts randprog.Options, f f
 		}
 	}
 }
+
+// Fresh returns p as if just loaded (cfront.Program.Fresh): differential
+// tests run each explorer on a fresh program, so that none inherits the
+// thread table an earlier exploration of p grew. Programs of other kinds
+// are returned as they are.
+func Fresh(p program.Program) program.Program {
+	if c, ok := p.(*cfront.Program); ok {
+		return c.Fresh()
+	}
+	return p
+}
