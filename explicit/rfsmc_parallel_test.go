@@ -65,9 +65,9 @@ func sameForWorkers(t *testing.T, name string, p program.Program, opts explore.O
 		name string
 		run  func(context.Context, program.Program, explore.Options, int) *explore.Result
 	}{{"rf", ReadsFromSMCWorkers}, {"rvf", RVFSMCWorkers}} {
-		one := viewOf(a.name, a.run(context.Background(), p, opts, 1), opts.KeepGoing)
+		one := viewOf(a.name, a.run(context.Background(), randtest.Fresh(p), opts, 1), opts.KeepGoing)
 		for _, w := range workers {
-			got := viewOf(a.name, a.run(context.Background(), p, opts, w), opts.KeepGoing)
+			got := viewOf(a.name, a.run(context.Background(), randtest.Fresh(p), opts, w), opts.KeepGoing)
 			if !reflect.DeepEqual(one, got) {
 				t.Errorf("%s: %s with %d workers:\n got %+v\nwant %+v", name, a.name, w, got, one)
 			}

@@ -164,7 +164,7 @@ func TestSMCTestdata(t *testing.T) {
 				if small {
 					res = compareSMC(t, c.Name, p, a, d, &do)
 				} else {
-					res = a.run(context.Background(), p, explore.Options{KeepGoing: true})
+					res = a.run(context.Background(), randtest.Fresh(p), explore.Options{KeepGoing: true})
 				}
 				if got := res.FindingKinds(); !reflect.DeepEqual(got, c.Findings) && !(len(got) == 0 && len(c.Findings) == 0) {
 					t.Errorf("%s: %s finds %v, expected %v", c.Name, a.name, got, c.Findings)
