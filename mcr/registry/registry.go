@@ -17,7 +17,18 @@
 // How to add a memory model: add it to program.MemoryModel (program/
 // instance.go) with its name, then add it to the Models of every
 // algorithm that explores under it; `--mm` accepts what some algorithm
-// lists, and Check refuses the pairs that no algorithm implements.
+// lists, and Check refuses the pairs that no algorithm implements. If the
+// model orders events beyond must-happen-before, happens-before and
+// reads-from (TSO's flushes), add a bit to program.Orders and its case in
+// program.TraceIndex's clocks: every consumer of a trace's orders (encode,
+// explicit, mcr, predict) takes them from that one index.
+//
+// How to add a decider backend: give it a program.DeciderOf over the query
+// kind it answers (program.InstanceKind, program.SeedKind; their Validate
+// checks its witnesses), add a Backend to mcr.Backends (mcr/algorithms.go)
+// with its name and doc, and list the name in the Deciders of the
+// algorithms that can ask it. Fallback, Cross (--decider both) and Checked
+// are written once over query kinds and apply to it unchanged.
 package registry
 
 import (
