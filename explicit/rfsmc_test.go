@@ -310,8 +310,8 @@ func TestSMCRandomLarge(t *testing.T) {
 	randtest.Each(t, "large", randtest.Seeds(n), opts, func(_ int64, name string, p program.Program) {
 		var ro, vo observed
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		r := ReadsFromSMC(ctx, p, observe(&ro))
-		v := RVFSMC(ctx, p, observe(&vo))
+		r := ReadsFromSMC(ctx, randtest.Fresh(p), observe(&ro))
+		v := RVFSMC(ctx, randtest.Fresh(p), observe(&vo))
 		cancel()
 		rs, vs := r.Stats, v.Stats
 		if !rs.Complete || !vs.Complete {
