@@ -310,8 +310,10 @@ func TestSMCRandomLarge(t *testing.T) {
 	randtest.Each(t, "large", randtest.Seeds(n), opts, func(_ int64, name string, p program.Program) {
 		var ro, vo observed
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		r := ReadsFromSMC(ctx, randtest.Fresh(p), observe(&ro))
-		v := RVFSMC(ctx, randtest.Fresh(p), observe(&vo))
+		opts, vopts := observe(&ro), observe(&vo)
+		opts.Validate, vopts.Validate = true, true // counts rf_mismatches
+		r := ReadsFromSMC(ctx, randtest.Fresh(p), opts)
+		v := RVFSMC(ctx, randtest.Fresh(p), vopts)
 		cancel()
 		rs, vs := r.Stats, v.Stats
 		if !rs.Complete || !vs.Complete {

@@ -72,11 +72,9 @@ func NewTraceIndex(t *Trace) *TraceIndex {
 	for th := range x.Fork {
 		x.Fork[th] = -1
 	}
-	type key struct {
-		l    Loc
-		lock bool
-	}
-	last := map[key]int32{} // last write (release) per location (lock)
+	// The last write per location and release per lock: two maps with
+	// integer keys (a struct key costs a generic hash per event).
+	lastW, lastRel := map[Loc]int32{}, map[Loc]int32{}
 	for i := range t.Events {
 		e := &t.Events[i]
 		p := int32(i)
@@ -84,14 +82,18 @@ func NewTraceIndex(t *Trace) *TraceIndex {
 		x.Src[i] = -2
 		switch e.Kind {
 		case Read, Acquire:
+			last := lastW
+			if e.Kind == Acquire {
+				last = lastRel
+			}
 			x.Src[i] = -1
-			if w, ok := last[key{e.Loc, e.Kind == Acquire}]; ok {
+			if w, ok := last[e.Loc]; ok {
 				x.Src[i] = w
 			}
 		case Write:
-			last[key{e.Loc, false}] = p
+			lastW[e.Loc] = p
 		case Release:
-			last[key{e.Loc, true}] = p
+			lastRel[e.Loc] = p
 		case Fork:
 			if e.Value >= 0 && int(e.Value) < k {
 				x.Fork[e.Value] = p
