@@ -30,6 +30,7 @@ func isTaskFile(file string) bool {
 type svRun struct {
 	task    *svcomp.Task // nil for a plain C file with --property
 	prop    svcomp.TaskProperty
+	many    bool // one of several properties checked: the verdict line names it
 	verdict *svcomp.Verdict
 }
 
@@ -71,7 +72,7 @@ func (sv *svRun) print(w io.Writer) {
 	}
 	v := sv.verdict
 	line := "SV-COMP verdict: " + v.String()
-	if sv.task != nil && len(sv.task.Properties) > 1 {
+	if sv.many {
 		line += " [" + v.Property + "]"
 	}
 	if v.Expected != "" {
@@ -105,9 +106,15 @@ func runTask(cmd *cobra.Command, file string, f *checkFlags) error {
 	if f.validate {
 		return badInput(fmt.Errorf("--validate compares every kind of finding with dfs; it does not combine with a task file or --property"))
 	}
+	if _, _, err := lookupAlgo(f.algo, &f.algoFlags); err != nil {
+		return err // a usage error, not a verdict about the program
+	}
 	runs, task, err := svRuns(file, f.property)
 	if err != nil {
 		return badInput(err)
+	}
+	for _, sv := range runs {
+		sv.many = len(runs) > 1
 	}
 	out := cmd.OutOrStdout()
 	prog, dataModel := file, "LP64"

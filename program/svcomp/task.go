@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -92,7 +93,7 @@ func parseTask(path string, src []byte) (*Task, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("empty task definition")
 		}
-		return nil, fmt.Errorf("not a task definition: %v", err)
+		return nil, fmt.Errorf("not a task definition: %v", tidyYAMLError(err))
 	}
 	if tf.FormatVersion != "2.0" {
 		return nil, fmt.Errorf("format_version %q: only 2.0 is supported", tf.FormatVersion)
@@ -149,4 +150,30 @@ func parseTask(path string, src []byte) (*Task, error) {
 		t.Properties = append(t.Properties, tp)
 	}
 	return t, nil
+}
+
+var yamlKinds = map[string]string{"seq": "a list", "map": "a mapping", "str": "a string", "int": "a number", "bool": "a boolean", "float": "a number"}
+
+// tidyYAMLError rewrites yaml.v3's type errors, which name Go types, in
+// the terms of the task format.
+func tidyYAMLError(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	msgs := make([]string, len(te.Errors))
+	for i, m := range te.Errors {
+		if k := strings.Index(m, " not found in type "); k >= 0 {
+			m = m[:k] + " is not a key of the task format"
+		}
+		if k, j := strings.Index(m, "cannot unmarshal !!"), strings.Index(m, " into "); k >= 0 && j > k {
+			kind := m[k+len("cannot unmarshal !!") : j]
+			if name, ok := yamlKinds[kind]; ok {
+				kind = name
+			}
+			m = m[:k] + kind + " is not allowed here"
+		}
+		msgs[i] = m
+	}
+	return errors.New(strings.Join(msgs, "; "))
 }
