@@ -123,9 +123,12 @@ func runTask(cmd *cobra.Command, file string, f *checkFlags) error {
 			return badInput(fmt.Errorf("%s: %d input files; mcr checks one", file, len(task.Files)))
 		}
 		prog, dataModel = task.Files[0], task.DataModel
+		if dataModel == "" {
+			dataModel = "LP64" // a format 1.0 task does not say: the model mcr interprets
+		}
 		if !f.json {
-			fmt.Fprintf(out, "SV-COMP task %s: %s, data model %s\n", file, task.InputFiles[0], dataModel)
-			if dataModel != "LP64" {
+			fmt.Fprintf(out, "SV-COMP task %s: %s, data model %s\n", file, task.InputFiles[0], orNone(task.DataModel))
+			if task.DataModel == "ILP32" {
 				fmt.Fprintf(out, "  note: mcr interprets the program in LP64 (8-byte long and pointers), not %s\n", dataModel)
 			}
 		}
@@ -210,6 +213,13 @@ func writeWitness(out io.Writer, f *checkFlags, sv *svRun, prog, dataModel strin
 		fmt.Fprintf(out, "violation witness (%s) written to %s\n", sv.verdict, f.witness)
 	}
 	return nil
+}
+
+func orNone(dataModel string) string {
+	if dataModel == "" {
+		return "not given (format 1.0; checked as LP64)"
+	}
+	return dataModel
 }
 
 // worstExit combines the exit errors of several checks: a finding wins,

@@ -33,6 +33,8 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "wrong_expectation.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: false — WRONG"},
 		{[]string{"check", tasks + "overflow.yml"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (property no-overflow is not supported"},
 		{[]string{"check", tasks + "overflow.yml"}, exitIncomplete, "expected: true — unknown"},
+		{[]string{"check", tasks + "format1.yml"}, exitFinding, "data model not given (format 1.0; checked as LP64)"},
+		{[]string{"check", tasks + "format1.yml"}, exitFinding, "FALSE(no-data-race); expected: false — correct"},
 		// an incomplete search is UNKNOWN, never TRUE
 		{[]string{"check", tasks + "locked_counter.yml", "--max-events", "3", "--property", "unreach-call"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (search incomplete: bounded executions"},
 		// a plain C file with --property: a file or a name
@@ -69,7 +71,7 @@ func TestTaskBadInput(t *testing.T) {
 	cases := []cliCase{
 		{[]string{"check", bad + "syntax.yml"}, exitBadInput, "syntax.yml: not a task definition: yaml: line"},
 		{[]string{"check", bad + "no_input.yml"}, exitBadInput, "no_input.yml: no input_files"},
-		{[]string{"check", bad + "version.yml"}, exitBadInput, `version.yml: format_version "1.0": only 2.0 is supported`},
+		{[]string{"check", bad + "version.yml"}, exitBadInput, `version.yml: format_version "3.0": only 1.0 and 2.0 are supported`},
 		{[]string{"check", bad + "unknown_key.yml"}, exitBadInput, "unknown_key.yml: not a task definition: line 5: field expected_verdic is not a key"},
 		{[]string{"check", bad + "verdict.yml"}, exitBadInput, "verdict.yml: line 5: expected_verdict must be true or false"},
 		{[]string{"check", bad + "data_model.yml"}, exitBadInput, `data_model.yml: options.data_model "ILP16"`},

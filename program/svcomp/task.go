@@ -1,7 +1,7 @@
 // Package svcomp reads SV-COMP verification tasks and writes what SV-COMP
 // expects back: a verdict per property and a violation witness.
 //
-// A task definition (format 2.0, https://gitlab.com/sosy-lab/benchmarking/
+// A task definition (format 2.0, or 1.0 without options; https://gitlab.com/sosy-lab/benchmarking/
 // task-definition-format) is a YAML file naming the input files, the
 // properties to check with their expected verdicts, and the language and
 // data model. A property file (.prp) holds one CHECK( init(main()),
@@ -37,7 +37,8 @@ type Task struct {
 	InputFiles []string
 	Files      []string
 	Properties []TaskProperty
-	// Language is "C"; DataModel is "ILP32" or "LP64".
+	// Language is "C"; DataModel is "ILP32" or "LP64", or "" when a
+	// format 1.0 task does not say.
 	Language  string
 	DataModel string
 }
@@ -95,8 +96,14 @@ func parseTask(path string, src []byte) (*Task, error) {
 		}
 		return nil, fmt.Errorf("not a task definition: %v", tidyYAMLError(err))
 	}
-	if tf.FormatVersion != "2.0" {
-		return nil, fmt.Errorf("format_version %q: only 2.0 is supported", tf.FormatVersion)
+	// Format 1.0 has no options: its tasks are C, and the data model was
+	// the category's (DataModel stays "").
+	v1 := tf.FormatVersion == "1.0"
+	if tf.FormatVersion != "2.0" && !v1 {
+		return nil, fmt.Errorf("format_version %q: only 1.0 and 2.0 are supported", tf.FormatVersion)
+	}
+	if v1 && tf.Options.Language == "" {
+		tf.Options.Language = "C"
 	}
 	t := &Task{Path: path, Language: tf.Options.Language, DataModel: tf.Options.DataModel}
 	switch tf.InputFiles.Kind {
@@ -124,7 +131,7 @@ func parseTask(path string, src []byte) (*Task, error) {
 	if t.Language != "C" {
 		return nil, fmt.Errorf("options.language %q: only C is supported", t.Language)
 	}
-	if t.DataModel != "ILP32" && t.DataModel != "LP64" {
+	if t.DataModel != "ILP32" && t.DataModel != "LP64" && !(v1 && t.DataModel == "") {
 		return nil, fmt.Errorf("options.data_model %q: must be ILP32 or LP64", t.DataModel)
 	}
 	if len(tf.Properties) == 0 {
