@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -35,12 +34,11 @@ type svRun struct {
 }
 
 // decide sets the verdict from the search's result. The schedules replay
-// under a fresh deadline: the search's own may be over (a timeout), and
-// the program's executions stop at it.
+// without the search's deadline, which may be over (a timeout) and would
+// stop the replays; a replay is one execution, which the event and step
+// bounds keep finite.
 func (sv *svRun) decide(p *cfront.Program, res *explore.Result) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	p.StopWhen(ctx)
+	p.StopWhen(context.Background())
 	sv.verdict = svcomp.Decide(sv.prop.Property, p, res)
 	sv.verdict.Expect(sv.prop.Expected)
 	sv.verdict.DataModel = sv.dataModel()
