@@ -48,7 +48,7 @@ reports assertion violations, runtime errors (null dereference, out-of-bounds,
 division by zero, use after free), data races and deadlocks, each with a
 schedule that 'mcr replay' reproduces.
 
-SV-COMP: given a task definition (TASK.yml, format 2.0) or --property, check
+SV-COMP: given a task definition (TASK.yml, format 2.0, 1.1 or 1.0) or --property, check
 decides each property of the task in its own search that reports only the
 property's kind of finding (unreach-call: assertions and reach_error;
 no-data-race: races) and prints the verdict: "SV-COMP verdict: TRUE" (search

@@ -71,7 +71,7 @@ func TestTaskBadInput(t *testing.T) {
 	cases := []cliCase{
 		{[]string{"check", bad + "syntax.yml"}, exitBadInput, "syntax.yml: not a task definition: yaml: line"},
 		{[]string{"check", bad + "no_input.yml"}, exitBadInput, "no_input.yml: no input_files"},
-		{[]string{"check", bad + "version.yml"}, exitBadInput, `version.yml: format_version "3.0": only 1.0 and 2.0 are supported`},
+		{[]string{"check", bad + "version.yml"}, exitBadInput, `version.yml: format_version "3.0": only 1.0, 1.1 and 2.0 are supported`},
 		{[]string{"check", bad + "unknown_key.yml"}, exitBadInput, "unknown_key.yml: not a task definition: line 5: field expected_verdic is not a key"},
 		{[]string{"check", bad + "verdict.yml"}, exitBadInput, "verdict.yml: line 5: expected_verdict must be true or false"},
 		{[]string{"check", bad + "data_model.yml"}, exitBadInput, `data_model.yml: options.data_model "ILP16"`},

@@ -1,7 +1,7 @@
 // Package svcomp reads SV-COMP verification tasks and writes what SV-COMP
 // expects back: a verdict per property and a violation witness.
 //
-// A task definition (format 2.0, or 1.0 without options; https://gitlab.com/sosy-lab/benchmarking/
+// A task definition (format 2.0, or 1.1, or 1.0 without options; https://gitlab.com/sosy-lab/benchmarking/
 // task-definition-format) is a YAML file naming the input files, the
 // properties to check with their expected verdicts, and the language and
 // data model. A property file (.prp) holds one CHECK( init(main()),
@@ -98,9 +98,10 @@ func parseTask(path string, src []byte) (*Task, error) {
 	}
 	// Format 1.0 has no options: its tasks are C, and the data model was
 	// the category's (DataModel stays "").
+	// 1.1 added the options; 2.0 the subproperty. mcr reads all three.
 	v1 := tf.FormatVersion == "1.0"
-	if tf.FormatVersion != "2.0" && !v1 {
-		return nil, fmt.Errorf("format_version %q: only 1.0 and 2.0 are supported", tf.FormatVersion)
+	if tf.FormatVersion != "2.0" && tf.FormatVersion != "1.1" && !v1 {
+		return nil, fmt.Errorf("format_version %q: only 1.0, 1.1 and 2.0 are supported", tf.FormatVersion)
 	}
 	if v1 && tf.Options.Language == "" {
 		tf.Options.Language = "C"
