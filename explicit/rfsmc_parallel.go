@@ -36,6 +36,9 @@ type smcSink interface {
 	// Finding records a finding (raceKey names a race's location pair, ""
 	// for other findings); true means stop.
 	Finding(f explore.Finding, threads []program.Thread, raceKey string) bool
+	// Reports reports whether findings of kind are wanted
+	// (explore.Options.Kinds); races that are not need no race queries.
+	Reports(kind string) bool
 	// RaceSeen reports whether the race of this location pair is found
 	// already (by this search, in depth-first order before the caller).
 	RaceSeen(key string) bool
@@ -186,6 +189,9 @@ func (c *smcCtx) Execution(x program.Execution) bool {
 }
 
 func (c *smcCtx) Finding(f explore.Finding, threads []program.Thread, raceKey string) bool {
+	if !c.Reports(f.Kind) {
+		return false // neither counts nor stops the search (explore.Options.Kinds)
+	}
 	return c.finding(smcEntry{finding: &f, threads: threads, raceKey: raceKey})
 }
 
@@ -213,6 +219,8 @@ func (c *smcCtx) finding(e smcEntry) bool {
 	}
 	return c.node.Put(e) || !keepGoing
 }
+
+func (c *smcCtx) Reports(kind string) bool { return c.rec.opts.Reports(kind) }
 
 func (c *smcCtx) RaceSeen(key string) bool {
 	if c.found[key] {

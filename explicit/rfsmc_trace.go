@@ -286,6 +286,9 @@ type raceReporter struct {
 // accesses to one location, almost all pairs of which hb orders.
 func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder,
 	predict func(a, b int32) (program.Schedule, bool)) bool {
+	if !r.sink.Reports(explore.KindRace) {
+		return false // races are not asked for (explore.Options.Kinds)
+	}
 	byLoc := map[program.Loc][]int32{}
 	plain := map[program.Loc]bool{}
 	for i := range tr.Events {

@@ -14,6 +14,7 @@ import (
 
 	"mcr/encode"
 	"mcr/program"
+	"mcr/program/explore"
 )
 
 // queries lists the seed, race and deadlock queries of node n, and counts
@@ -110,7 +111,11 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 		}
 	}
 	if !n.requery { // asked when it was executed
-		qs = append(qs, e.raceQueries(ni, tr, m)...)
+		if e.opts.Reports(explore.KindRace) {
+			qs = append(qs, e.raceQueries(ni, tr, m)...)
+		}
+		// deadlock queries also lead to the deadlocked executions, which
+		// are explored whether deadlocks are reported or not
 		qs = append(qs, deadlockQueries(ni, tr, m)...)
 	}
 	return qs, duplicates

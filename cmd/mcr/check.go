@@ -32,6 +32,8 @@ type checkFlags struct {
 	maxMemory   string
 	validate    bool
 	validateMax int
+	property    string // --property: an SV-COMP property file or name
+	witness     string // --witness: where to write a violation witness
 }
 
 func init() { commands = append(commands, newCheckCmd) }
@@ -39,15 +41,27 @@ func init() { commands = append(commands, newCheckCmd) }
 func newCheckCmd() *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
-		Use:   "check FILE.c",
+		Use:   "check FILE.c | TASK.yml",
 		Short: "Explore every behaviour of a pthreads C program and report violations",
 		Long: `check explores the executions of a C program under a controlled scheduler and
 reports assertion violations, runtime errors (null dereference, out-of-bounds,
 division by zero, use after free), data races and deadlocks, each with a
 schedule that 'mcr replay' reproduces.
 
+SV-COMP: given a task definition (TASK.yml, format 2.0, 1.1 or 1.0) or --property, check
+decides each property of the task in its own search that reports only the
+property's kind of finding (unreach-call: assertions and reach_error;
+no-data-race: races) and prints the verdict: "SV-COMP verdict: TRUE" (search
+complete, no violation), "FALSE(unreach-call)" or "FALSE(no-data-race)" (a
+violation whose schedule replays), or "UNKNOWN (reason)"; with the task's
+expected verdict it says whether the verdict is correct. Other properties
+(no-overflow, valid-memsafety, termination, ...) are UNKNOWN, not guessed.
+mcr interprets every program in LP64, whatever the task's data model (the
+report says when it differs). --witness writes a violation witness (format
+2.0) for a FALSE verdict.
+
 Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (a bound,
-timeout or interruption cut the search).`,
+timeout or interruption cut the search; an unsupported property).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, args[0], &f) },
 	}
@@ -66,6 +80,8 @@ timeout or interruption cut the search).`,
 	fl.StringVar(&f.maxMemory, "max-memory", defaultMaxMemory(), "stop the search (incomplete, exit 3) when the process's memory exceeds this (e.g. 8G, 500M; none = no limit)")
 	fl.BoolVar(&f.validate, "validate", false, "self-check for small programs: run dfs (every interleaving) after the algorithm and fail (exit 1) on any outcome or finding the algorithm missed")
 	fl.IntVar(&f.validateMax, "validate-max", 1_000_000, "with --validate: at most this many dfs executions (a cut dfs makes the validation, and the result, incomplete)")
+	fl.StringVar(&f.property, "property", "", "SV-COMP property to decide: a .prp file or its name (unreach-call, no-data-race); with a task file, the one of its properties to check (default: all)")
+	fl.StringVar(&f.witness, "witness", "", "with a property: write the violation witness (SV-COMP format 2.0, YAML) of a FALSE verdict to this file")
 	return cmd
 }
 
@@ -109,6 +125,15 @@ func loadProgram(ctx context.Context, file string, defines, includes []string, b
 }
 
 func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
+	if f.property != "" || f.witness != "" || isTaskFile(file) {
+		return runTask(cmd, file, f)
+	}
+	return checkProgram(cmd, file, f, nil)
+}
+
+// checkProgram checks the C program in file and prints the report; with
+// sv, only for sv's property, adding its verdict to the report.
+func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) error {
 	algo, cfg, err := lookupAlgo(f.algo, &f.algoFlags)
 	if err != nil {
 		return err
@@ -126,6 +151,9 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 		return err
 	}
 	opts := explore.Options{KeepGoing: f.keepGoing}
+	if sv != nil {
+		opts.Kinds = []string{sv.prop.Property.Kind}
+	}
 	bar := progress(algo.Name)
 	if bar != nil {
 		opts.Progress = func(s explore.Stats) {
@@ -152,9 +180,12 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 	if f.validate && ctx.Err() == nil {
 		val = explore.Validate(ctx, p, res, reached, f.keepGoing, f.validateMax)
 	}
+	if sv != nil {
+		sv.decide(p, res)
+	}
 	out := cmd.OutOrStdout()
 	if f.json {
-		writeJSON(out, res)
+		writeJSON(out, res, sv.jsonVerdict())
 		if val != nil {
 			_ = json.NewEncoder(out).Encode(struct {
 				Type string `json:"type"`
@@ -167,6 +198,7 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 		if val != nil {
 			printValidation(out, algo.Name, val)
 		}
+		sv.print(out)
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
@@ -248,8 +280,9 @@ func cutDefine(d string) (string, string, bool) {
 	return d, "1", d != ""
 }
 
-// writeJSON writes one JSON line per finding and a final stats record.
-func writeJSON(w io.Writer, res *explore.Result) {
+// writeJSON writes one JSON line per finding and a final stats record,
+// with the SV-COMP verdict if there is one.
+func writeJSON(w io.Writer, res *explore.Result, verdict any) {
 	enc := json.NewEncoder(w)
 	for _, f := range res.Findings {
 		_ = enc.Encode(struct {
@@ -265,5 +298,6 @@ func writeJSON(w io.Writer, res *explore.Result) {
 		Type string `json:"type"`
 		explore.Stats
 		Findings []explore.Finding `json:"findings"`
-	}{"stats", res.Stats, findings})
+		Verdict  any               `json:"svcomp,omitempty"`
+	}{"stats", res.Stats, findings, verdict})
 }

@@ -131,3 +131,21 @@ func TestValidateCatchesMisses(t *testing.T) {
 		t.Errorf("dfs against itself: %+v", v)
 	}
 }
+
+// TestKinds checks Options.Kinds: findings of other kinds are dropped and
+// do not stop the search. racy_flag races, and its assertion holds.
+func TestKinds(t *testing.T) {
+	p, err := cfront.Load("../../testdata/c/racy_flag.c", cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := explore.DFS(context.Background(), p, explore.Options{})
+	if len(all.Findings) != 1 || all.Findings[0].Kind != explore.KindRace || all.Stats.Complete {
+		t.Fatalf("without Kinds: %v, complete %v; want the race, stopped", all.FindingKinds(), all.Stats.Complete)
+	}
+	asserts := explore.DFS(context.Background(), p, explore.Options{Kinds: []string{explore.KindAssertion}})
+	if len(asserts.Findings) != 0 || !asserts.Stats.Complete || asserts.Stats.Executions <= all.Stats.Executions {
+		t.Errorf("assertions only: %v, complete %v, %d executions; want none, complete, past the race",
+			asserts.FindingKinds(), asserts.Stats.Complete, asserts.Stats.Executions)
+	}
+}

@@ -9,6 +9,7 @@ package explore
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -105,6 +106,13 @@ type Result struct {
 type Options struct {
 	// KeepGoing reports every finding instead of stopping at the first.
 	KeepGoing bool
+	// Kinds, if not empty, are the finding kinds to report (KindAssertion,
+	// KindRace, ...): a finding of another kind is dropped where it is
+	// found, so that it neither counts nor stops the search, and explorers
+	// may skip looking for it (races: no race queries). An SV-COMP property
+	// asks for one kind: unreach-call for assertions, no-data-race for
+	// races. Empty means every kind.
+	Kinds []string
 	// Progress, if set, is called now and then with the statistics so far
 	// (from the exploring goroutine; keep it cheap).
 	Progress func(Stats)
@@ -120,6 +128,11 @@ type Options struct {
 	// otherwise). The search explores the same executions either way. Tests
 	// and `mcr check --validate` set it.
 	Validate bool
+}
+
+// Reports reports whether findings of kind are wanted (Kinds).
+func (o *Options) Reports(kind string) bool {
+	return len(o.Kinds) == 0 || slices.Contains(o.Kinds, kind)
 }
 
 // Recorder accumulates what explored executions show: classes, outcomes
@@ -231,10 +244,13 @@ func (r *Recorder) Record(s Summary) {
 }
 
 // Finding records a finding (deduplicated by Key: the first one is kept,
-// numbered with the executions so far) and returns true if the exploration
-// should stop. threads name the threads of its schedule, unless f.Steps
+// numbered with the executions so far; dropped if its kind is not among
+// Options.Kinds) and returns true if the exploration should stop. threads name the threads of its schedule, unless f.Steps
 // is set already.
 func (r *Recorder) Finding(f Finding, threads []program.Thread) bool {
+	if !r.opts.Reports(f.Kind) {
+		return false
+	}
 	k := f.Key()
 	if _, dup := r.findings[k]; !dup {
 		f.Execution = r.stats.Executions

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"mcr/mcr/registry"
+	"mcr/program/explore"
+)
+
+const tasks = "../../testdata/tasks/"
+
+// TestTaskVerdicts checks SV-COMP tasks over testdata programs: verdicts,
+// their comparison with the expected ones, and the exit codes.
+func TestTaskVerdicts(t *testing.T) {
+	cases := []cliCase{
+		// racy_flag races, but its assertion holds: the race must neither
+		// count for unreach-call nor stop that search
+		{[]string{"check", tasks + "racy_flag.yml"}, exitFinding, "SV-COMP verdict: TRUE [unreach-call]; expected: true — correct"},
+		{[]string{"check", tasks + "racy_flag.yml"}, exitFinding, "SV-COMP verdict: FALSE(no-data-race) [no-data-race]; expected: false — correct"},
+		{[]string{"check", tasks + "racy_flag.yml"}, exitFinding, "mcr interprets the program in LP64"},
+		{[]string{"check", tasks + "racy_flag.yml", "--property", "unreach-call"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
+		{[]string{"check", tasks + "racy_flag.yml", "--property", "properties/no-data-race.prp"}, exitFinding, "FALSE(no-data-race); expected: false — correct"},
+		{[]string{"check", tasks + "locked_counter.yml"}, exitOK, "SV-COMP verdict: TRUE [no-data-race]; expected: true — correct"},
+		{[]string{"check", tasks + "lost_update.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},
+		{[]string{"check", tasks + "reach_error_empty.yml"}, exitFinding, "FALSE(unreach-call); expected: false — correct"},
+		{[]string{"check", tasks + "no_expectation.yml"}, exitFinding, "SV-COMP verdict: FALSE(no-data-race)\n"},
+		{[]string{"check", tasks + "wrong_expectation.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: false — WRONG"},
+		{[]string{"check", tasks + "overflow.yml"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (property no-overflow is not supported"},
+		{[]string{"check", tasks + "overflow.yml"}, exitIncomplete, "expected: true — unknown"},
+		{[]string{"check", tasks + "format1.yml"}, exitFinding, "data model not given (format 1.0; checked as LP64)"},
+		{[]string{"check", tasks + "format1.yml"}, exitFinding, "FALSE(no-data-race); expected: false — correct"},
+		// an incomplete search is UNKNOWN, never TRUE
+		{[]string{"check", tasks + "locked_counter.yml", "--max-events", "3", "--property", "unreach-call"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (search incomplete: bounded executions"},
+		// a plain C file with --property: a file or a name
+		{[]string{"check", td + "racy_flag.c", "--property", tasks + "properties/unreach-call.prp"}, exitOK, "SV-COMP verdict: TRUE\n"},
+		{[]string{"check", td + "racy_flag.c", "--property", "no-data-race"}, exitFinding, "SV-COMP verdict: FALSE(no-data-race)\n"},
+		{[]string{"check", td + "racy_flag.c", "--property", "termination"}, exitIncomplete, "UNKNOWN (property termination is not supported"},
+		{[]string{"check", td + "racy_flag.c", "--witness", "w.yml"}, exitBadInput, "--witness needs a property"},
+		{[]string{"check", tasks + "racy_flag.yml", "--property", "no-overflow"}, exitBadInput, "has no property no-overflow"},
+		{[]string{"check", tasks + "racy_flag.yml", "--validate"}, exitBadInput, "does not combine"},
+	}
+	runCLICases(t, cases)
+}
+
+// TestTaskEveryAlgorithm checks that every algorithm honours the finding
+// kinds a property asks for: racy_flag's race must not make unreach-call
+// anything but TRUE, nor hide the race from no-data-race.
+func TestTaskEveryAlgorithm(t *testing.T) {
+	for _, name := range strings.Fields(strings.ReplaceAll(registry.Names(), ",", " ")) {
+		if _, _, err := lookupAlgo(name, &algoFlags{model: "sc", decider: explore.DefaultDecider}); err != nil {
+			continue // not implemented yet
+		}
+		runCLICases(t, []cliCase{
+			{[]string{"check", tasks + "racy_flag.yml", "--algo", name}, exitFinding, "TRUE [unreach-call]; expected: true — correct"},
+			{[]string{"check", tasks + "racy_flag.yml", "--algo", name}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
+			{[]string{"check", tasks + "lost_update.yml", "--algo", name}, exitFinding, "FALSE(unreach-call); expected: false — correct"},
+		})
+	}
+}
+
+// TestTaskBadInput checks that malformed task files are refused with the
+// file and the problem, never a panic.
+func TestTaskBadInput(t *testing.T) {
+	bad := tasks + "bad/"
+	cases := []cliCase{
+		{[]string{"check", bad + "syntax.yml"}, exitBadInput, "syntax.yml: not a task definition: yaml: line"},
+		{[]string{"check", bad + "no_input.yml"}, exitBadInput, "no_input.yml: no input_files"},
+		{[]string{"check", bad + "version.yml"}, exitBadInput, `version.yml: format_version "3.0": only 1.0, 1.1 and 2.0 are supported`},
+		{[]string{"check", bad + "unknown_key.yml"}, exitBadInput, "unknown_key.yml: not a task definition: line 5: field expected_verdic is not a key"},
+		{[]string{"check", bad + "verdict.yml"}, exitBadInput, "verdict.yml: line 5: expected_verdict must be true or false"},
+		{[]string{"check", bad + "data_model.yml"}, exitBadInput, `data_model.yml: options.data_model "ILP16"`},
+		{[]string{"check", bad + "empty.yml"}, exitBadInput, "empty.yml: empty task definition"},
+		{[]string{"check", bad + "list.yml"}, exitBadInput, "list.yml: not a task definition: line 1: a list is not allowed here"},
+		{[]string{"check", bad + "broken_property.yml"}, exitBadInput, `broken.prp: not a property: "this is not a property"`},
+		{[]string{"check", bad + "missing_program.yml"}, exitBadInput, "SV-COMP verdict: UNKNOWN (refused: open "},
+		{[]string{"check", bad + "no_such_task.yml"}, exitBadInput, "no_such_task.yml"},
+	}
+	runCLICases(t, cases)
+}
+
+// TestTaskJSON checks the verdict field of the JSON stats record.
+func TestTaskJSON(t *testing.T) {
+	code, out, errs := cli(t, "check", tasks+"lost_update.yml", "--json")
+	if code != exitFinding {
+		t.Fatalf("exit %d, want %d: %s", code, exitFinding, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var rec struct {
+		Type    string `json:"type"`
+		Verdict struct {
+			Property, Result, Expected, Match string
+			DataModel                         string `json:"data_model"`
+		} `json:"svcomp"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	v := rec.Verdict
+	if rec.Type != "stats" || v.Property != "unreach-call" || v.Result != "FALSE" || v.Expected != "false" || v.Match != "correct" || v.DataModel != "ILP32" {
+		t.Errorf("stats record %+v", rec)
+	}
+	// no search: a record of its own
+	code, out, _ = cli(t, "check", tasks+"overflow.yml", "--json")
+	if code != exitIncomplete || !strings.Contains(out, `"type":"verdict"`) || !strings.Contains(out, `"result":"UNKNOWN"`) {
+		t.Errorf("exit %d, output %s", code, out)
+	}
+}
+
+// TestTaskWitness checks the violation witness: format 2.0, the task's
+// file and hash, and the target at the failing reach_error call.
+func TestTaskWitness(t *testing.T) {
+	w := filepath.Join(t.TempDir(), "witness.yml")
+	code, out, errs := cli(t, "check", tasks+"reach_error_empty.yml", "--witness", w)
+	if code != exitFinding || !strings.Contains(out, "violation witness (FALSE(unreach-call)) written to") {
+		t.Fatalf("exit %d:\n%s%s", code, out, errs)
+	}
+	src, err := os.ReadFile(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []struct {
+		EntryType string `yaml:"entry_type"`
+		Metadata  struct {
+			FormatVersion string `yaml:"format_version"`
+			Task          struct {
+				InputFiles      []string          `yaml:"input_files"`
+				InputFileHashes map[string]string `yaml:"input_file_hashes"`
+				Specification   string
+				DataModel       string `yaml:"data_model"`
+			}
+		}
+		Content []struct {
+			Segment []struct {
+				Waypoint struct {
+					Type, Action string
+					Location     struct {
+						FileName     string `yaml:"file_name"`
+						Line, Column int
+					}
+				}
+			}
+		}
+	}
+	if err := yaml.Unmarshal(src, &entries); err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || len(entries[0].Content) != 1 || len(entries[0].Content[0].Segment) != 1 {
+		t.Fatalf("witness layout:\n%s", src)
+	}
+	e := entries[0]
+	m := e.Metadata
+	wp := e.Content[0].Segment[0].Waypoint
+	file := "../c/reach_error_empty.c"
+	if e.EntryType != "violation_sequence" || m.FormatVersion != "2.0" || len(m.Task.InputFiles) != 1 || m.Task.InputFiles[0] != file ||
+		len(m.Task.InputFileHashes[file]) != 64 || m.Task.DataModel != "LP64" || !strings.Contains(m.Task.Specification, "reach_error") {
+		t.Errorf("witness metadata:\n%s", src)
+	}
+	// the reach_error call: the line in the program that calls it in main
+	lines := strings.Split(readFile(t, td+"reach_error_empty.c"), "\n")
+	if wp.Type != "target" || wp.Action != "follow" || wp.Location.FileName != file || wp.Location.Line < 1 ||
+		wp.Location.Line > len(lines) || !strings.Contains(lines[wp.Location.Line-1][wp.Location.Column-1:], "reach_error(") {
+		t.Errorf("target waypoint %+v:\n%s", wp, src)
+	}
+	// no FALSE verdict, no witness
+	w2 := filepath.Join(t.TempDir(), "none.yml")
+	code, out, _ = cli(t, "check", tasks+"locked_counter.yml", "--witness", w2)
+	if _, err := os.Stat(w2); code != exitOK || err == nil || !strings.Contains(out, "no violation witness written") {
+		t.Errorf("exit %d, witness written or not said:\n%s", code, out)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,142 @@
+package svcomp
+
+import (
+	"fmt"
+
+	"mcr/program"
+	"mcr/program/explore"
+)
+
+// This file decides the verdict of a property from a search's result.
+
+// Verdict is SV-COMP's answer for one property.
+type Verdict struct {
+	Property string `json:"property"`
+	// Result is TRUE, FALSE or UNKNOWN; Reason says why UNKNOWN.
+	Result string `json:"result"`
+	Reason string `json:"reason,omitempty"`
+	// Finding is the replayed finding a FALSE rests on, and Target where
+	// its violation happens: the failing call, or the racing access that
+	// runs second.
+	Finding *explore.Finding  `json:"-"`
+	Target  *explore.Location `json:"target,omitempty"`
+	// Expected is the task's expected verdict ("true", "false", or "" if
+	// it gives none) and Match the comparison: correct, WRONG, unknown.
+	Expected string `json:"expected,omitempty"`
+	Match    string `json:"match,omitempty"`
+	// DataModel is the task's data model (mcr interprets every program in
+	// LP64: its pointers and longs are 8 bytes).
+	DataModel string `json:"data_model,omitempty"`
+}
+
+// The results.
+const (
+	True    = "TRUE"
+	False   = "FALSE"
+	Unknown = "UNKNOWN"
+)
+
+// String is the verdict as SV-COMP writes it: TRUE, FALSE(property),
+// or UNKNOWN with the reason in parentheses.
+func (v *Verdict) String() string {
+	switch v.Result {
+	case False:
+		return "FALSE(" + v.Property + ")"
+	case Unknown:
+		return "UNKNOWN (" + v.Reason + ")"
+	}
+	return v.Result
+}
+
+// Unsure returns the verdict UNKNOWN for property p with the reason (a
+// refused program, an unsupported property).
+func Unsure(p Property, reason string) *Verdict {
+	return &Verdict{Property: p.Name, Result: Unknown, Reason: reason}
+}
+
+// Decide returns the verdict for property p of the search res of prog,
+// which reported only findings of p's kind (explore.Options.Kinds). TRUE
+// needs a complete search; FALSE a finding of p's kind whose schedule
+// replays to the violation; anything else is UNKNOWN.
+func Decide(p Property, prog program.Program, res *explore.Result) *Verdict {
+	if p.Kind == "" {
+		return Unsure(p, p.Unsupported)
+	}
+	var replayErr error
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		if f.Kind != p.Kind {
+			continue
+		}
+		target, err := confirm(prog, f)
+		if err != nil {
+			replayErr = err
+			continue
+		}
+		return &Verdict{Property: p.Name, Result: False, Finding: f, Target: target}
+	}
+	switch s := res.Stats; {
+	case replayErr != nil:
+		return Unsure(p, "the "+p.Kind+" finding does not replay: "+replayErr.Error())
+	case s.Complete:
+		return &Verdict{Property: p.Name, Result: True}
+	case s.Stopped != "":
+		return Unsure(p, "search incomplete: "+s.Stopped)
+	case s.Unmodelled != "":
+		return Unsure(p, "search incomplete: not every value explored: "+s.Unmodelled)
+	case s.BoundedBy != "":
+		return Unsure(p, "search incomplete: bounded executions: "+s.BoundedBy)
+	}
+	return Unsure(p, "search incomplete")
+}
+
+// Expect compares v with the expected verdict ("true", "false", or "").
+func (v *Verdict) Expect(expected string) {
+	v.Expected = expected
+	switch {
+	case expected == "":
+		v.Match = ""
+	case v.Result == Unknown:
+		v.Match = "unknown"
+	case (v.Result == True) == (expected == "true"):
+		v.Match = "correct"
+	default:
+		v.Match = "WRONG"
+	}
+}
+
+// confirm replays the schedule of f on prog and checks that it shows the
+// violation: an assertion failure, or the two racing accesses back to
+// back. It returns where the violation happens.
+func confirm(prog program.Program, f *explore.Finding) (*explore.Location, error) {
+	x, err := program.Replay(prog, f.Schedule)
+	if err != nil {
+		return nil, err
+	}
+	tr := x.Trace()
+	switch f.Kind {
+	case explore.KindAssertion:
+		_, out := x.Done()
+		if out.Kind != program.AssertionFailure {
+			return nil, fmt.Errorf("the replayed execution ends %s", out.Kind)
+		}
+		return &explore.Location{File: tr.File, Line: out.Pos.Line, Col: out.Pos.Col}, nil
+	case explore.KindRace:
+		n := len(f.Schedule)
+		if n < 2 {
+			return nil, fmt.Errorf("a race schedule of %d steps", n)
+		}
+		at := map[program.EventID]int{}
+		for i := range tr.Events {
+			at[tr.Events[i].ID()] = i
+		}
+		a, okA := at[f.Schedule[n-2]]
+		b, okB := at[f.Schedule[n-1]]
+		if !okA || !okB || b != a+1 || !program.Conflicts(&tr.Events[a], &tr.Events[b]) {
+			return nil, fmt.Errorf("the racing accesses do not run back to back")
+		}
+		pos := tr.Events[b].Pos
+		return &explore.Location{File: tr.File, Line: pos.Line, Col: pos.Col}, nil
+	}
+	return nil, fmt.Errorf("no verdict rests on a %s finding", f.Kind)
+}
