@@ -67,6 +67,7 @@ const (
 	opBuiltin // builtin a with k arguments
 	opZero    // addr -> ; zero k bytes (local aggregate initialisation, no events)
 	opTrap    // a runtime error with message strs[a]
+	opNoModel // a call mcr cannot execute (strs[a]): the execution ends, bounded
 )
 
 // Instruction flags.

@@ -561,7 +561,11 @@ func (c *compiler) call(x *cc.PostfixExpression) {
 			if why, ok := unsupportedCalls[name]; ok {
 				c.unsupported(x, "call to "+name+" ("+why+")")
 			}
-			c.unsupported(x, "call to "+name+", which has no definition in the program and no model in mcr")
+			// Refused only if an execution reaches it: code that never runs
+			// (a usage message behind an argc test) must not stop the check.
+			c.emit(instr{op: opNoModel, a: c.str("call to " + name + ", which has no definition in the program and no model in mcr"), pos: toPos(x)})
+			c.emit(instr{op: opPush})
+			return
 		}
 		c.need(fn)
 		c.pushArgs(x, as)

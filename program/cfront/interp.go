@@ -269,6 +269,15 @@ func (x *execution) run(th *thread) {
 		case opTrap:
 			x.fail(th, program.RuntimeError, "%s", x.p.strs[in.a])
 			return
+		case opNoModel:
+			// Not the program's error: mcr does not know what the call
+			// does, so this execution cannot go on and the search is
+			// incomplete (Bounded). Executions that never reach it are
+			// explored as usual.
+			x.over = true
+			x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: in.pos,
+				Message: fmt.Sprintf("%s (reached at line %d)", x.p.strs[in.a], in.pos.Line)}
+			return
 		case opBuiltin:
 			if x.builtin(th, in) {
 				return // an event is pending, or the execution or thread ended
