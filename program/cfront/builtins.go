@@ -159,6 +159,13 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			x.object(objOf(p)).undefine(0, int(size))
 		}
 		return result(p)
+	case bAllocVLA:
+		p := x.alloc(th, args[0], kStack, x.p.strs[args[1]])
+		if p == 0 {
+			return true
+		}
+		x.object(objOf(p)).undefine(0, int(args[0]))
+		return result(p)
 	case bFree:
 		p := args[0]
 		if p == 0 {

@@ -161,6 +161,7 @@ const (
 	bCondAwait // (cond, seen) a condition wait's await: the count's read; unchanged, the thread stops (condvar.go)
 	bMalloc
 	bCalloc
+	bAllocVLA // (size, name) a variable-length array's storage: a stack object of that size, indeterminate
 	bFree
 	bAtomicBegin
 	bAtomicEnd

@@ -1,7 +1,9 @@
 package cfront
 
 import (
+	"encoding/binary"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -57,6 +59,7 @@ type local struct {
 	atom  bool
 	param bool
 	undef bool // declared without an initialiser
+	vla   bool // a variable-length array: slot holds its storage's address
 }
 
 type loopCtx struct {
@@ -144,6 +147,7 @@ func (c *compiler) compile() (p *Program, err error) {
 		c.errorf(nil, "no main function")
 	}
 	c.p.mainFn = main
+	c.mainArgs()
 	// Pass 2: global initialisers run once, at load time, into the initial image.
 	initFn := &function{name: "<init>", entry: int32(len(c.p.code)), defined: true, void: true}
 	c.fn, c.vars = initFn, map[*cc.Declarator]*local{}
@@ -265,6 +269,20 @@ func (c *compiler) fileDecl(d *cc.Declaration) {
 		}
 		c.globals[decl.Name()] = c.newStatic(decl, decl.Name())
 	}
+}
+
+// mainArgs gives main the arguments of a run without command-line
+// arguments, as SV-COMP and a shell run it: argc = 1, argv = {name of the
+// file, NULL} (C11 5.1.2.2.1). Reading argc as 0 would take the usage-error
+// branch of programs that test it and hide everything else.
+func (c *compiler) mainArgs() {
+	name := filepath.Base(c.file)
+	prog := c.stringObj(name)
+	argv := make([]byte, 16)
+	binary.LittleEndian.PutUint64(argv, uint64(mkPtr(uint32(prog), 0)))
+	id := int32(len(c.p.statics))
+	c.p.statics = append(c.p.statics, &static{name: "argv", kind: kString, data: argv})
+	c.p.mainArgs = []int64{1, mkPtr(uint32(id), 0)}
 }
 
 func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {

@@ -48,7 +48,8 @@ func (c *compiler) localDecl(d *cc.Declaration) {
 			continue
 		}
 		if t.Size() < 0 {
-			c.unsupported(decl, "variable-length array "+decl.Name())
+			c.vlaDecl(decl, t, idl.Initializer != nil)
+			continue
 		}
 		lv := &local{slot: -1, typ: t, atom: isAtomicDecl(decl)}
 		agg := t.Kind() == cc.Array || t.Kind() == cc.Struct || t.Kind() == cc.Union
@@ -83,6 +84,28 @@ func (c *compiler) localDecl(d *cc.Declaration) {
 		}
 		c.initMem(func(off int64) { c.emit(instr{op: opAddrFrame, a: int32(lv.fv), k: off}) }, t, idl.Initializer, 0)
 	}
+}
+
+// vlaDecl compiles the declaration of a variable-length array (C11
+// 6.7.6.2): its length is evaluated here, and its storage is a stack
+// object of that many elements, private to the thread until its address
+// escapes, like a fixed-size local array. One difference: the storage
+// lives until the execution ends, not until the block does (C frees it at
+// the end of its scope), so a use after its scope is not reported. Only
+// one dimension may vary, and sizeof of the array is refused.
+func (c *compiler) vlaDecl(decl *cc.Declarator, t cc.Type, init bool) {
+	at, ok := t.(*cc.ArrayType)
+	if !ok || !at.IsVLA() || at.SizeExpression() == nil || at.Elem().Size() < 0 || init {
+		c.unsupported(decl, "variable-length array "+decl.Name()+" (only one varying dimension, no initialiser)")
+	}
+	slot := c.newTemp()
+	c.exprTo(at.SizeExpression(), c.ast.Long)
+	c.emit(instr{op: opPush, k: at.Elem().Size()})
+	c.emit(instr{op: opMul})
+	c.emit(instr{op: opPush, k: int64(c.str(c.fn.name + "." + decl.Name()))})
+	c.emit(instr{op: opBuiltin, a: bAllocVLA, k: 2, pos: toPos(decl)})
+	c.emit(instr{op: opSetLocal, a: int32(slot)})
+	c.vars[decl] = &local{slot: slot, typ: t, vla: true}
 }
 
 // staticLocalInit compiles a static local's initialiser into a separate

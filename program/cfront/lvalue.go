@@ -27,6 +27,10 @@ func (c *compiler) lvalue(e cc.ExpressionNode) lv {
 				c.errorf(x, "%s is not a variable", x.Token.SrcStr())
 			}
 			if l, ok := c.vars[d]; ok {
+				if l.vla {
+					c.emit(instr{op: opGetLocal, a: int32(l.slot)})
+					return lv{slot: -1, typ: l.typ}
+				}
 				if l.slot >= 0 {
 					return lv{slot: l.slot, typ: l.typ, atom: l.atom, undef: l.undef}
 				}

@@ -21,6 +21,7 @@ type Program struct {
 	statics    []*static
 	strs       []string
 	mainFn     *function
+	mainArgs   []int64 // argc, argv
 	maxEvents  int
 	maxThreads int // threads of one execution, main included
 	stepLimit  int // instructions a thread may run between two events
@@ -65,7 +66,7 @@ func (p *Program) StopWhen(ctx context.Context) { p.stop = ctx.Done() }
 // thread from its first execution on; tests give each explorer a fresh
 // one, as the CLI does, so that growing tables are exercised too.
 func (p *Program) Fresh() *Program {
-	q := &Program{file: p.file, code: p.code, funcs: p.funcs, statics: p.statics, strs: p.strs, mainFn: p.mainFn,
+	q := &Program{file: p.file, code: p.code, funcs: p.funcs, statics: p.statics, strs: p.strs, mainFn: p.mainFn, mainArgs: p.mainArgs,
 		maxEvents: p.maxEvents, maxThreads: p.maxThreads, stepLimit: p.stepLimit, stop: p.stop,
 		threadIDs: map[string]program.ThreadID{}}
 	q.Thread("0") // the main thread is id 0, as after compiling

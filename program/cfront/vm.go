@@ -165,7 +165,7 @@ func (p *Program) Start() program.Execution {
 	x.trace.Init = x.initValue
 	main := &thread{id: 0, name: "0", begun: true}
 	x.addThread(main)
-	x.call(main, p.mainFn, nil, -1)
+	x.call(main, p.mainFn, p.mainArgs[:min(len(p.mainArgs), p.mainFn.nparams)], -1) // main(void) takes none
 	x.run(main)
 	return x
 }
