@@ -130,6 +130,13 @@ type Options struct {
 	Validate bool
 }
 
+// UnreportedEnds is the Stats.Extra counter of findings left out by
+// Options.Kinds that end their execution (every kind but a race): what
+// the other threads would have done after them is in no trace, so a race
+// or violation there can be missed (a property checked with Kinds is then
+// not proved by a complete search alone; svcomp.Decide says UNKNOWN).
+const UnreportedEnds = "unreported_execution_ends"
+
 // Reports reports whether findings of kind are wanted (Kinds).
 func (o *Options) Reports(kind string) bool {
 	return len(o.Kinds) == 0 || slices.Contains(o.Kinds, kind)
@@ -249,6 +256,9 @@ func (r *Recorder) Record(s Summary) {
 // is set already.
 func (r *Recorder) Finding(f Finding, threads []program.Thread) bool {
 	if !r.opts.Reports(f.Kind) {
+		if f.Kind != KindRace && f.Kind != KindDeadlock {
+			r.Extra(UnreportedEnds, 1)
+		}
 		return false
 	}
 	k := f.Key()

@@ -78,6 +78,11 @@ func Decide(p Property, prog program.Program, res *explore.Result) *Verdict {
 	switch s := res.Stats; {
 	case replayErr != nil:
 		return Unsure(p, "the "+p.Kind+" finding does not replay: "+replayErr.Error())
+	case s.Complete && s.Extra[explore.UnreportedEnds] > 0:
+		// An execution ended at a finding of another kind (a failed
+		// assertion while checking for races): the threads' steps after it
+		// are in no explored trace, so a race there may be missed.
+		return Unsure(p, "executions ended at findings of other properties; what would follow them is not explored")
 	case s.Complete:
 		return &Verdict{Property: p.Name, Result: True}
 	case s.Stopped != "":
