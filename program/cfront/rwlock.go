@@ -57,7 +57,7 @@ func (c *compiler) rwlockCall(x *cc.PostfixExpression, name string, as []cc.Expr
 			c.set(v)
 			c.get(v)
 			c.push(0)
-			c.emit(instr{op: opLt})
+			c.emit(instr{op: opLt, flag: fSigned})
 			busy = c.emit(instr{op: opJnz})
 		}
 		c.word(l, 0)
@@ -119,7 +119,7 @@ func (c *compiler) rwlockCall(x *cc.PostfixExpression, name string, as []cc.Expr
 		c.push(1)
 		c.syncOp(bFetchSub, 2, pos)
 		c.push(0)
-		c.emit(instr{op: opGt})
+		c.emit(instr{op: opGt, flag: fSigned})
 		held := c.emit(instr{op: opJnz})
 		c.emit(instr{op: opTrap, a: c.str("pthread_rwlock_unlock of a reader-writer lock that no thread holds"), pos: pos})
 		c.patch(held)
