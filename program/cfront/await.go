@@ -32,7 +32,7 @@ type awaitKind struct {
 // awaitKinds maps each await builtin to its kind.
 var awaitKinds = map[int32]awaitKind{
 	bCondAwait:    {func(v, seen int64) bool { return v != seen }, "waits on a condition variable at line %d (no signal came after its wait)"},
-	bBarrierAwait: {func(v, gen int64) bool { return v != gen }, "waits at a barrier at line %d (too few threads arrived)"},
+	bBarrierAwait: {func(v, gen int64) bool { return barrierGeneration(v) != gen }, "waits at a barrier at line %d (too few threads arrived)"},
 	bRdAwait:      {func(v, _ int64) bool { return v >= 0 }, "waits to read-lock a reader-writer lock at line %d (a writer holds it)"},
 	bWrAwait:      {func(v, _ int64) bool { return v == 0 }, "waits to write-lock a reader-writer lock at line %d (it stays held)"},
 	bSemAwait:     {func(v, _ int64) bool { return v != 0 }, "waits on a semaphore at line %d (its value stays 0)"},

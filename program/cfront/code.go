@@ -160,7 +160,7 @@ const (
 	// The awaits (await.go): (p, arg) -> the 4-byte value read at p; if
 	// their condition on it fails, the thread stops there.
 	bCondAwait    // a condition wait's: the count changed from arg (condvar.go)
-	bBarrierAwait // a barrier wait's: the generation changed from arg (barrier.go)
+	bBarrierAwait // a barrier wait's: the generation field changed from arg (barrier.go)
 	bRdAwait      // a read lock's: no writer, the state is >= 0 (rwlock.go)
 	bWrAwait      // a write lock's: the state is 0 (rwlock.go)
 	bSemAwait     // a semaphore wait's: the value is not 0 (semaphore.go)
