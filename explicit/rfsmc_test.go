@@ -239,9 +239,9 @@ func TestSMCBlockingRandom(t *testing.T) {
 // TestSMCSyncRandom compares rf and rvf with dfs on random small programs
 // over reader-writer locks, semaphores and barriers (randprog.SyncOptions;
 // issue 15); programs with more than 5,000 interleavings are skipped.
-// SMC_SYNC sets how many (default 300, 60 with -short).
+// SMC_SYNC sets how many (default 150, 40 with -short).
 func TestSMCSyncRandom(t *testing.T) {
-	n := randtest.Count("SMC_SYNC", 300, 60)
+	n := randtest.Count("SMC_SYNC", 150, 40)
 	big := 0
 	randtest.Each(t, "sync", randtest.Seeds(n), randprog.SyncOptions(), func(seed int64, name string, p program.Program) {
 		var do observed
