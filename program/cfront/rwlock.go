@@ -2,6 +2,8 @@ package cfront
 
 import (
 	"modernc.org/cc/v4"
+
+	"mcr/program"
 )
 
 // This file models POSIX reader-writer locks (pthread_rwlock_*, POSIX.1-2017
@@ -43,92 +45,78 @@ func (c *compiler) rwlockCall(x *cc.PostfixExpression, name string, as []cc.Expr
 		c.word(l, 0)
 		c.push(0)
 		c.syncOp(bAtomicStore, 2, pos)
-	case "pthread_rwlock_rdlock", "pthread_rwlock_tryrdlock":
-		l, v := c.syncObj(x, name, as, 1), c.newTemp()
-		busy := int32(-1)
-		loop := c.pc()
-		c.word(l, 0)
-		if name == "pthread_rwlock_rdlock" {
-			c.push(0)
-			c.syncOp(bRdAwait, 2, pos)
-			c.set(v)
-		} else {
-			c.syncOp(bAtomicLoad, 1, pos)
-			c.set(v)
-			c.get(v)
+	case "pthread_rwlock_rdlock":
+		c.casLoop(c.syncObj(x, name, as, 1), bRdAwait, nil, 1, 0, pos)
+	case "pthread_rwlock_tryrdlock":
+		negative := func() {
 			c.push(0)
 			c.emit(instr{op: opLt, flag: fSigned})
-			busy = c.emit(instr{op: opJnz})
 		}
-		c.word(l, 0)
-		c.get(v)
-		c.get(v)
-		c.push(1)
-		c.emit(instr{op: opAdd})
-		c.syncOp(bAtomicCAS, 3, pos)
-		c.get(v)
-		c.emit(instr{op: opEq})
-		c.jumpTo(opJz, loop)
-		c.push(0)
-		if busy >= 0 {
-			done := c.emit(instr{op: opJmp})
-			c.patch(busy)
-			c.push(ebusy)
-			c.patch(done)
-		}
+		c.casLoop(c.syncObj(x, name, as, 1), 0, negative, 1, ebusy, pos)
 	case "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock":
-		l := c.syncObj(x, name, as, 1)
-		loop := c.pc()
-		if name == "pthread_rwlock_wrlock" {
-			c.word(l, 0)
-			c.push(0)
-			c.syncOp(bWrAwait, 2, pos)
-			c.emit(instr{op: opPop})
-		}
-		c.word(l, 0)
-		c.push(0)
-		c.push(-1)
-		c.syncOp(bAtomicCAS, 3, pos)
-		if name == "pthread_rwlock_wrlock" {
-			c.jumpTo(opJnz, loop)
-		} else {
-			c.emit(instr{op: opBool}) // failed: EBUSY, and the thread is no writer
-			got := c.emit(instr{op: opJnz})
-			c.noteWriter(l, 1)
-			c.emit(instr{op: opPop})
-			c.push(0)
-			done := c.emit(instr{op: opJmp})
-			c.patch(got)
-			c.push(ebusy)
-			c.patch(done)
-			return true
-		}
-		c.noteWriter(l, 1)
-		c.emit(instr{op: opPop})
-		c.push(0)
+		c.rwWrite(c.syncObj(x, name, as, 1), name == "pthread_rwlock_trywrlock", pos)
 	case "pthread_rwlock_unlock":
-		l := c.syncObj(x, name, as, 1)
-		c.noteWriter(l, 0)
-		reader := c.emit(instr{op: opJz})
-		c.word(l, 0)
-		c.push(0)
-		c.syncOp(bAtomicStore, 2, pos)
-		done := c.emit(instr{op: opJmp})
-		c.patch(reader)
-		c.word(l, 0)
-		c.push(1)
-		c.syncOp(bFetchSub, 2, pos)
-		c.push(0)
-		c.emit(instr{op: opGt, flag: fSigned})
-		held := c.emit(instr{op: opJnz})
-		c.emit(instr{op: opTrap, a: c.str("pthread_rwlock_unlock of a reader-writer lock that no thread holds"), pos: pos})
-		c.patch(held)
-		c.push(0)
-		c.patch(done)
+		c.rwUnlock(c.syncObj(x, name, as, 1), pos)
 	default:
 		return false
 	}
 	return true
+}
+
+// rwWrite compiles a write lock of the lock temporary l points to:
+// blocking, do { await(state == 0) } while (!CAS(state, 0, -1)); trying,
+// one CAS, EBUSY if it fails. On success the thread notes that it is the
+// writer.
+func (c *compiler) rwWrite(l int, try bool, pos program.Pos) {
+	loop := c.pc()
+	if !try {
+		c.word(l, 0)
+		c.push(0)
+		c.syncOp(bWrAwait, 2, pos)
+		c.emit(instr{op: opPop})
+	}
+	c.word(l, 0)
+	c.push(0)
+	c.push(-1)
+	c.syncOp(bAtomicCAS, 3, pos)
+	busy := int32(-1)
+	if try {
+		busy = c.emit(instr{op: opJnz})
+	} else {
+		c.jumpTo(opJnz, loop)
+	}
+	c.noteWriter(l, 1)
+	c.emit(instr{op: opPop})
+	c.push(0)
+	if busy >= 0 {
+		done := c.emit(instr{op: opJmp})
+		c.patch(busy)
+		c.push(ebusy)
+		c.patch(done)
+	}
+}
+
+// rwUnlock compiles an unlock of the lock temporary l points to: the
+// writer stores 0, a reader decrements the count; a count that was not
+// positive means that no thread held the lock.
+func (c *compiler) rwUnlock(l int, pos program.Pos) {
+	c.noteWriter(l, 0)
+	reader := c.emit(instr{op: opJz})
+	c.word(l, 0)
+	c.push(0)
+	c.syncOp(bAtomicStore, 2, pos)
+	done := c.emit(instr{op: opJmp})
+	c.patch(reader)
+	c.word(l, 0)
+	c.push(1)
+	c.syncOp(bFetchSub, 2, pos)
+	c.push(0)
+	c.emit(instr{op: opGt, flag: fSigned})
+	held := c.emit(instr{op: opJnz})
+	c.emit(instr{op: opTrap, a: c.str("pthread_rwlock_unlock of a reader-writer lock that no thread holds"), pos: pos})
+	c.patch(held)
+	c.push(0)
+	c.patch(done)
 }
 
 // noteWriter emits bRwWriter on the lock in temporary l: set 1 notes that

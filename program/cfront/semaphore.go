@@ -53,37 +53,11 @@ func (c *compiler) semCall(x *cc.PostfixExpression, name string, as []cc.Express
 		c.syncOp(bAtomicLoad, 1, pos)
 		c.emit(instr{op: opStore, w: 4, flag: fSigned, pos: pos})
 		c.push(0)
-	case "sem_wait", "sem_trywait":
-		s, v := c.syncObj(x, name, as, 1), c.newTemp()
-		busy := int32(-1)
-		loop := c.pc()
-		c.word(s, 0)
-		if name == "sem_wait" {
-			c.push(0)
-			c.syncOp(bSemAwait, 2, pos)
-			c.set(v)
-		} else {
-			c.syncOp(bAtomicLoad, 1, pos)
-			c.set(v)
-			c.get(v)
-			busy = c.emit(instr{op: opJz})
-		}
-		c.word(s, 0)
-		c.get(v)
-		c.get(v)
-		c.push(1)
-		c.emit(instr{op: opSub})
-		c.syncOp(bAtomicCAS, 3, pos)
-		c.get(v)
-		c.emit(instr{op: opEq})
-		c.jumpTo(opJz, loop)
-		c.push(0)
-		if busy >= 0 {
-			done := c.emit(instr{op: opJmp})
-			c.patch(busy)
-			c.push(-1)
-			c.patch(done)
-		}
+	case "sem_wait":
+		c.casLoop(c.syncObj(x, name, as, 1), bSemAwait, nil, -1, 0, pos)
+	case "sem_trywait":
+		zero := func() { c.emit(instr{op: opLNot}) }
+		c.casLoop(c.syncObj(x, name, as, 1), 0, zero, -1, -1, pos)
 	default:
 		return false
 	}

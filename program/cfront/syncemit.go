@@ -50,3 +50,47 @@ func (c *compiler) set(t int) { c.emit(instr{op: opSetLocal, a: int32(t)}) }
 
 // jumpTo emits a jump (opJmp, opJz, opJnz) back to an earlier pc.
 func (c *compiler) jumpTo(op opcode, pc int32) { c.emit(instr{op: op, a: pc}) }
+
+// casLoop emits the acquire loop that a read lock and a semaphore wait
+// share, on the word temporary t points to:
+//
+//	blocking (await is an await builtin):
+//	    do { v = await(word) } while (!CAS(word, v, v+delta)); push 0
+//	trying (await is 0):
+//	    do { v = load(word); if (fails(v)) { push busy; break } }
+//	    while (!CAS(word, v, v+delta)); push 0
+//
+// fails emits the failure test on the v it finds on the stack.
+func (c *compiler) casLoop(t int, await int32, fails func(), delta, busy int64, pos program.Pos) {
+	v := c.newTemp()
+	failed := int32(-1)
+	loop := c.pc()
+	c.word(t, 0)
+	if await != 0 {
+		c.push(0)
+		c.syncOp(await, 2, pos)
+		c.set(v)
+	} else {
+		c.syncOp(bAtomicLoad, 1, pos)
+		c.set(v)
+		c.get(v)
+		fails()
+		failed = c.emit(instr{op: opJnz})
+	}
+	c.word(t, 0)
+	c.get(v)
+	c.get(v)
+	c.push(delta)
+	c.emit(instr{op: opAdd})
+	c.syncOp(bAtomicCAS, 3, pos)
+	c.get(v)
+	c.emit(instr{op: opEq})
+	c.jumpTo(opJz, loop)
+	c.push(0)
+	if failed >= 0 {
+		done := c.emit(instr{op: opJmp})
+		c.patch(failed)
+		c.push(busy)
+		c.patch(done)
+	}
+}
