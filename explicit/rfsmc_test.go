@@ -236,6 +236,26 @@ func TestSMCBlockingRandom(t *testing.T) {
 	t.Logf("%d programs, %d with blocked executions", n, blocking)
 }
 
+// TestSMCSyncRandom compares rf and rvf with dfs on random small programs
+// over reader-writer locks, semaphores and barriers (randprog.SyncOptions;
+// issue 15); programs with more than 5,000 interleavings are skipped.
+// SMC_SYNC sets how many (default 150, 40 with -short).
+func TestSMCSyncRandom(t *testing.T) {
+	n := randtest.Count("SMC_SYNC", 150, 40)
+	big := 0
+	randtest.Each(t, "sync", randtest.Seeds(n), randprog.SyncOptions(), func(seed int64, name string, p program.Program) {
+		var do observed
+		d, ok := randtest.DFS(p, 5000, observe(&do))
+		if !ok {
+			big++
+			return
+		}
+		compareSMC(t, name, p, rfAlgo, d, &do)
+		compareSMC(t, name, p, rvfAlgo, d, &do)
+	})
+	t.Logf("%d programs, %d too big for dfs", n, big)
+}
+
 // bigRuns are the BENCHMARKS.md rows: testdata runs too large for dfs,
 // with the rf count and the rvf bound (0: rvf at most rf).
 var bigRuns = []struct {

@@ -199,6 +199,45 @@ func TestAgainstDFSBlockingRandom(t *testing.T) {
 	t.Logf("%d programs, %d with blocked executions", n, blocking)
 }
 
+// TestAgainstDFSSyncRandom compares both explorers with dfs on random
+// small programs over reader-writer locks, semaphores and barriers
+// (randprog.SyncOptions; issue 15), with the explicit deciders and, on
+// every eighth, Z3. Programs with more than 5,000 interleavings are
+// skipped. MCR_SYNC sets how many (default 150, 40 with -short).
+func TestAgainstDFSSyncRandom(t *testing.T) {
+	n := randtest.Count("MCR_SYNC", 150, 40)
+	blocking, big := 0, 0
+	randtest.Each(t, "sync", randtest.Seeds(n), randprog.SyncOptions(), func(seed int64, name string, p program.Program) {
+		d, ok := randtest.DFS(p, 5000, explore.Options{KeepGoing: true})
+		if !ok {
+			big++
+			return
+		}
+		if d.Stats.Blocked > 0 {
+			blocking++
+		}
+		for _, v := range variants {
+			if why, ok := syncKnown[seed]; ok && !v.strict {
+				t.Logf("%s: %s skipped: %s", name, v.Name, why)
+				continue
+			}
+			compare(t, name, v, d, v.run(p, "explicit", 1))
+			if seed%8 == 0 && z3.Available() {
+				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2))
+			}
+		}
+	})
+	t.Logf("%d programs, %d too big for dfs, %d with blocked executions", n, big, blocking)
+}
+
+// syncKnown are the sync programs on which ExploreSeeds (mcr-seeds) is
+// known to miss outcomes for reasons that have nothing to do with the
+// synchronisation objects: the same program without them misses the same
+// outcomes (testdata/c/open/README.md).
+var syncKnown = map[int64]string{
+	244: "mcr-seeds misses 2 of 127 outcomes, with or without the rwlock calls (testdata/c/open/mcrseeds_outcomes.c)",
+}
+
 // mustStayClean lists testdata programs on which ExploreSeeds must keep
 // its sleep sets (no relaxed seed exists): a change that makes one
 // unclean loses the one-execution-per-class guarantee there.

@@ -9,21 +9,24 @@ import (
 
 // unsupportedCalls names library functions mcr knows it does not model.
 var unsupportedCalls = map[string]string{
-	"pthread_cond_timedwait": "timed condition waits are not supported yet; pthread_cond_wait is",
-	"pthread_rwlock_init":    "reader-writer locks are not supported yet",
-	"pthread_rwlock_rdlock":  "reader-writer locks are not supported yet",
-	"pthread_rwlock_wrlock":  "reader-writer locks are not supported yet",
-	"pthread_rwlock_unlock":  "reader-writer locks are not supported yet",
-	"pthread_barrier_init":   "barriers are not supported yet",
-	"pthread_barrier_wait":   "barriers are not supported yet",
-	"pthread_once":           "pthread_once is not supported yet",
-	"pthread_key_create":     "thread-local keys are not supported",
-	"setjmp":                 "setjmp/longjmp are not supported",
-	"_setjmp":                "setjmp/longjmp are not supported",
-	"longjmp":                "setjmp/longjmp are not supported",
-	"__VERIFIER_nondet_int":  "nondeterministic input is not supported yet",
-	"__VERIFIER_nondet_uint": "nondeterministic input is not supported yet",
-	"__VERIFIER_nondet_bool": "nondeterministic input is not supported yet",
+	"pthread_cond_timedwait":     "timed condition waits are not supported yet; pthread_cond_wait is",
+	"pthread_rwlock_timedrdlock": "timed lock operations are not supported; pthread_rwlock_rdlock is",
+	"pthread_rwlock_timedwrlock": "timed lock operations are not supported; pthread_rwlock_wrlock is",
+	"pthread_mutex_timedlock":    "timed lock operations are not supported; pthread_mutex_lock is",
+	"sem_timedwait":              "timed semaphore waits are not supported; sem_wait is",
+	"sem_clockwait":              "timed semaphore waits are not supported; sem_wait is",
+	"sem_open":                   "named semaphores are not supported; sem_init is",
+	"pthread_once":               "pthread_once is not supported yet",
+	"pthread_key_create":         "thread-specific data (pthread_key_*) is not supported yet",
+	"pthread_key_delete":         "thread-specific data (pthread_key_*) is not supported yet",
+	"pthread_getspecific":        "thread-specific data (pthread_key_*) is not supported yet",
+	"pthread_setspecific":        "thread-specific data (pthread_key_*) is not supported yet",
+	"setjmp":                     "setjmp/longjmp are not supported",
+	"_setjmp":                    "setjmp/longjmp are not supported",
+	"longjmp":                    "setjmp/longjmp are not supported",
+	"__VERIFIER_nondet_int":      "nondeterministic input is not supported yet",
+	"__VERIFIER_nondet_uint":     "nondeterministic input is not supported yet",
+	"__VERIFIER_nondet_bool":     "nondeterministic input is not supported yet",
 }
 
 type bspec struct {
@@ -39,15 +42,29 @@ const (
 )
 
 var builtinSpecs = map[string]bspec{
-	"__mcr_assert_fail":         {bAssertFail, 1, bkPlain},
-	"__VERIFIER_assume":         {bAssume, 1, bkPlain},
-	"assume_abort_if_not":       {bAssume, 1, bkPlain},
-	"pthread_mutex_lock":        {bLock, 1, bkPlain},
-	"pthread_mutex_unlock":      {bUnlock, 1, bkPlain},
-	"pthread_mutex_trylock":     {bTryLock, 1, bkPlain},
-	"pthread_mutex_init":        {bMutexInit, 0, bkPlain},
-	"pthread_mutex_destroy":     {bMutexInit, 0, bkPlain},
-	"pthread_cond_destroy":      {bMutexInit, 0, bkPlain},
+	"__mcr_assert_fail":           {bAssertFail, 1, bkPlain},
+	"__VERIFIER_assume":           {bAssume, 1, bkPlain},
+	"assume_abort_if_not":         {bAssume, 1, bkPlain},
+	"pthread_mutex_lock":          {bLock, 1, bkPlain},
+	"pthread_mutex_unlock":        {bUnlock, 1, bkPlain},
+	"pthread_mutex_trylock":       {bTryLock, 1, bkPlain},
+	"pthread_mutex_init":          {bMutexInit, 0, bkPlain},
+	"pthread_mutex_destroy":       {bMutexInit, 0, bkPlain},
+	"pthread_cond_destroy":        {bMutexInit, 0, bkPlain},
+	"pthread_rwlock_destroy":      {bMutexInit, 0, bkPlain},
+	"pthread_rwlockattr_init":     {bMutexInit, 0, bkPlain},
+	"pthread_rwlockattr_destroy":  {bMutexInit, 0, bkPlain},
+	"pthread_barrier_destroy":     {bMutexInit, 0, bkPlain},
+	"pthread_barrierattr_init":    {bMutexInit, 0, bkPlain},
+	"pthread_barrierattr_destroy": {bMutexInit, 0, bkPlain},
+	"sem_destroy":                 {bMutexInit, 0, bkPlain},
+	// A spin lock is a mutex: spinning and blocking differ only in time,
+	// which is not modelled (POSIX.1-2017 XSH "pthread_spin_lock").
+	"pthread_spin_init":         {bMutexInit, 0, bkPlain},
+	"pthread_spin_destroy":      {bMutexInit, 0, bkPlain},
+	"pthread_spin_lock":         {bLock, 1, bkPlain},
+	"pthread_spin_trylock":      {bTryLock, 1, bkPlain},
+	"pthread_spin_unlock":       {bUnlock, 1, bkPlain},
 	"pthread_mutexattr_init":    {bMutexInit, 0, bkPlain},
 	"pthread_mutexattr_destroy": {bMutexInit, 0, bkPlain},
 	"pthread_attr_init":         {bMutexInit, 0, bkPlain},
@@ -216,6 +233,9 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		c.expr(as[0])
 		c.emit(instr{op: opPush})
 		c.emit(instr{op: opBuiltin, a: bAtomicStore, k: 2, w: w, flag: flagIf(s, fSigned), pos: pos})
+		return true
+	}
+	if c.rwlockCall(x, name, as) || c.barrierCall(x, name, as) || c.semCall(x, name, as) {
 		return true
 	}
 	spec, ok := builtinSpecs[name]

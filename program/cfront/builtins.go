@@ -62,6 +62,8 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		return true
 	case bMutexInit, bNop:
 		return result(0)
+	case bRwWriter:
+		return result(th.noteWriter(args[0], args[1] != 0))
 	case bCreate:
 		fp := args[0]
 		id := objOf(fp)
@@ -128,12 +130,12 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 	case bInput:
 		x.noteUnmodelled(fmt.Sprintf("%s at line %d is an input; it was read as a fixed value (1000000000), other values not explored", x.p.strs[args[0]], in.pos.Line))
 		return result(1_000_000_000)
-	case bCondAwait:
+	case bCondAwait, bBarrierAwait, bRdAwait, bWrAwait, bSemAwait:
 		o, _ := x.resolve(th, args[0], 4)
 		if o == nil {
 			return true
 		}
-		if !o.shared { // a private condition variable: no other thread can signal it
+		if !o.shared { // a private object: no other thread can change it
 			return x.firePrivate(th, in, program.Event{Kind: program.Read, Flags: program.Atomic, Loc: program.Loc(args[0])})
 		}
 		x.stop(th, program.Read, program.Atomic, program.Loc(args[0]), 0)
@@ -246,8 +248,8 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 	e := th.pend
 	push := func(v int64) { th.stack = append(st[:n-int(in.k)], v) }
 	switch in.a {
-	case bCondAwait:
-		x.fireCondAwait(th, in, args, push)
+	case bCondAwait, bBarrierAwait, bRdAwait, bWrAwait, bSemAwait:
+		x.fireAwait(th, in, args, push)
 	case bLock, bTryLock, bAtomicBegin:
 		if _, held := x.locks[e.Loc]; held {
 			x.emit(th, program.LockFail, 0, e.Loc, 0, e.Pos)

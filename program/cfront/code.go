@@ -157,8 +157,15 @@ const (
 	bOrFetch
 	bXorFetch
 	bFence
-	bInput     // (name) an input the explorers do not vary yet: a fixed value, Unmodelled (undef.go)
-	bCondAwait // (cond, seen) a condition wait's await: the count's read; unchanged, the thread stops (condvar.go)
+	bInput // (name) an input the explorers do not vary yet: a fixed value, Unmodelled (undef.go)
+	// The awaits (await.go): (p, arg) -> the 4-byte value read at p; if
+	// their condition on it fails, the thread stops there.
+	bCondAwait    // a condition wait's: the count changed from arg (condvar.go)
+	bBarrierAwait // a barrier wait's: the generation field changed from arg (barrier.go)
+	bRdAwait      // a read lock's: no writer, the state is >= 0 (rwlock.go)
+	bWrAwait      // a write lock's: the state is 0 (rwlock.go)
+	bSemAwait     // a semaphore wait's: the value is not 0 (semaphore.go)
+	bRwWriter     // (l, set) thread-local: set 1 notes that the thread write-holds l; set 0 forgets it, returning whether it did (rwlock.go)
 	bMalloc
 	bCalloc
 	bAllocVLA // (size, name) a variable-length array's storage: a stack object of that size, indeterminate

@@ -287,6 +287,11 @@ func (c *compiler) mainArgs() {
 
 func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {
 	t := d.Type()
+	if d.IsThreadLocal() {
+		// one copy shared by all threads would report races between
+		// threads that each have their own
+		c.unsupported(d, "thread-local variable "+name+" (_Thread_local, __thread): per-thread storage is not modelled yet")
+	}
 	c.checkType(d, t)
 	size := t.Size()
 	if size < 0 {

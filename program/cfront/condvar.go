@@ -1,11 +1,7 @@
 package cfront
 
 import (
-	"fmt"
-
 	"modernc.org/cc/v4"
-
-	"mcr/program"
 )
 
 // This file models POSIX condition variables with the events every
@@ -87,38 +83,4 @@ func (c *compiler) condInit(x *cc.PostfixExpression, as []cc.ExpressionNode) {
 	}
 	c.emit(instr{op: opPush})
 	c.emit(instr{op: opBuiltin, a: bAtomicStore, k: 2, w: 4, pos: toPos(x)})
-}
-
-// awaiting is where a thread stuck at a condition variable's await waits:
-// the object and offset of the count and the value it saw.
-type awaiting struct {
-	o   *object
-	off int
-	v   int64
-	pos program.Pos
-}
-
-// woken reports whether the count has changed since the await read it.
-func (a *awaiting) woken() bool { return load(a.o.data[a.off:], 4, false) != a.v }
-
-// fireCondAwait executes the await of th's pending condition wait: the read
-// of the count at args[0]; unchanged (args[1]), th stops there.
-func (x *execution) fireCondAwait(th *thread, in *instr, args []int64, push func(int64)) {
-	o, off := x.resolve(th, args[0], 4)
-	if o == nil {
-		return
-	}
-	x.readObj(o, off, 4, th.pend.Pos)
-	v := load(o.data[off:], 4, false)
-	x.emit(th, program.Read, program.Atomic, th.pend.Loc, v, th.pend.Pos)
-	if v == conv(args[1], 4, false) {
-		th.stuck = true
-		th.await = &awaiting{o: o, off: off, v: v, pos: th.pend.Pos}
-	}
-	push(0)
-}
-
-// awaitMessage describes threads stuck at a condition wait for a deadlock.
-func (x *execution) awaitMessage(th *thread) string {
-	return fmt.Sprintf(" T%s waits on a condition variable at line %d (no signal came after its wait);", th.name, th.await.pos.Line)
 }

@@ -17,12 +17,13 @@
 // cannot survive (brackets nested more than 1000 deep, #include cycles) is
 // refused with its position.
 //
-// The front end puts its own <pthread.h>, <stdatomic.h> and <assert.h> first
-// on the include path, mapping each operation to one builtin of the
-// interpreter; other system headers are the real ones. Anything the
-// interpreter does not model (floating point, inline assembly, setjmp,
-// condition variables, ...) is rejected with an error naming the construct
-// and its position.
+// The front end puts its own <pthread.h>, <semaphore.h>, <stdatomic.h> and
+// <assert.h> first on the include path, mapping each operation to builtins
+// of the interpreter (condvar.go, rwlock.go, barrier.go, semaphore.go for
+// the synchronisation objects); other system headers are the real ones.
+// Anything the interpreter does not model (floating point, inline assembly,
+// setjmp, timed waits, thread-specific data, ...) is rejected with an error
+// naming the construct and its position.
 package cfront
 
 import (

@@ -97,7 +97,8 @@ type thread struct {
 	pend     program.Event
 	finished bool
 	stuck    bool      // its __VERIFIER_assume failed: it never runs again
-	await    *awaiting // set if it is stuck at a condition wait (condvar.go)
+	await    *awaiting // set if it is stuck at an await (await.go)
+	wrlocks  []int64   // the reader-writer locks it holds for writing (rwlock.go)
 	begun    bool      // Begin has fired (non-main threads)
 	ending   bool      // End is pending
 	nevents  int32
@@ -224,8 +225,8 @@ func (x *execution) Done() (bool, program.Outcome) {
 	waiting, woken := false, false
 	for _, th := range x.threads {
 		if th != nil && th.await != nil {
-			// stuck at a condition wait: it waits, unless a signal came
-			// after its await read the count
+			// stuck at an await: it waits, unless a write after its read
+			// lets it through (await.go)
 			if th.await.woken() {
 				woken = true
 			} else {
@@ -262,9 +263,10 @@ func (x *execution) Done() (bool, program.Outcome) {
 		// for it (or for each other) are not a deadlock of a feasible run.
 		x.outcome = *x.blocked
 	case woken:
-		// A waiter missed a signal that came after its await: a run in
-		// which it reads the signal is explored instead (condvar.go).
-		x.outcome = program.Outcome{Kind: program.Blocked, Message: "a condition wait read the count before a signal that would wake it"}
+		// A waiter missed a write that came after its await (a signal, a
+		// post, an unlock): a run in which it reads the write is explored
+		// instead (await.go).
+		x.outcome = program.Outcome{Kind: program.Blocked, Message: "an await read a value before a write that would let it through"}
 	case waiting:
 		x.outcome = program.Outcome{Kind: program.Deadlock, Message: x.deadlockMessage()}
 	}

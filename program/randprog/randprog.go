@@ -20,9 +20,14 @@
 // thread may join the thread created before it (which may itself be stuck
 // at a failed assumption), and main may assume a condition after its joins.
 //
+// With Options.Sync, programs may also use the POSIX synchronisation
+// objects of issue 15 (sync.go): a reader-writer lock around a few simple
+// operations, a semaphore that threads post, wait on and try, and a
+// barrier that every thread (and maybe main) waits at once.
+//
 // The output stays within the C subset of testdata/c: <pthread.h>,
-// <stdatomic.h> (seq_cst operations only), <assert.h>, int arithmetic on
-// small constants, no stdio, no floating point.
+// <semaphore.h>, <stdatomic.h> (seq_cst operations only), <assert.h>, int
+// arithmetic on small constants, no stdio, no floating point.
 package randprog
 
 import (
@@ -56,6 +61,9 @@ type Options struct {
 	// assume in main after its joins. Without it no random draw differs
 	// from earlier versions, so old seeds give the same programs.
 	Blocking bool
+	// Sync lets the program use a reader-writer lock, a semaphore and a
+	// barrier (sync.go). Like Blocking, without it no draw differs.
+	Sync bool
 }
 
 // DefaultOptions returns the options used for differential testing: random
@@ -72,6 +80,16 @@ func DefaultOptions() Options {
 // explorers only.
 func SmallOptions() Options {
 	return Options{Threads: 2, Ops: 2, Globals: 2, Mutex: true, Atomics: true, Asserts: true}
+}
+
+// SyncOptions returns options for small programs over a reader-writer
+// lock, a semaphore or a barrier, for the differential tests of those
+// primitives against dfs (their executions can block and deadlock): 2
+// threads of at most 2 operations over 1 global, with atomics and
+// assertions, no mutex. Every wait or lock operation is two or three
+// events, so the programs are kept smaller than SmallOptions'.
+func SyncOptions() Options {
+	return Options{Threads: 2, Ops: 2, Globals: 1, Atomics: true, Asserts: true, Sync: true}
 }
 
 // BlockingOptions returns SmallOptions with Blocking: small programs whose
@@ -107,6 +125,7 @@ type gen struct {
 	seed    int64
 	globals []global
 	mutex   bool
+	sync    syncObjects // Options.Sync (sync.go)
 
 	body   strings.Builder // body of the function being generated
 	indent int
@@ -133,6 +152,9 @@ func (g *gen) program() string {
 	g.mutex = g.opts.Mutex && g.rng.IntN(2) == 0
 	asserts := g.opts.Asserts && g.rng.IntN(4) != 0
 	join := asserts || g.rng.IntN(2) == 0
+	if g.opts.Sync {
+		g.chooseSync(nthreads)
+	}
 
 	threads := make([]string, nthreads)
 	joins := make([]bool, nthreads) // thread i joins thread i-1 (its arg)
@@ -150,11 +172,15 @@ func (g *gen) program() string {
 	if asserts {
 		out.WriteString(", a final assertion")
 	}
+	g.sync.describe(&out)
 	out.WriteString(". */\n")
 	if asserts {
 		out.WriteString("#include <assert.h>\n")
 	}
 	out.WriteString("#include <pthread.h>\n")
+	if g.sync.sem {
+		out.WriteString("#include <semaphore.h>\n")
+	}
 	if g.opts.Blocking {
 		out.WriteString("#include <stdint.h>\n")
 	}
@@ -178,6 +204,7 @@ func (g *gen) program() string {
 	if g.mutex {
 		out.WriteString("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n")
 	}
+	g.sync.declare(&out)
 	for _, t := range threads {
 		out.WriteString("\n")
 		out.WriteString(t)
@@ -214,8 +241,19 @@ func (g *gen) thread(i int, join bool) string {
 	if maxOps <= 0 {
 		maxOps = 4
 	}
-	for range 1 + g.rng.IntN(maxOps) {
+	nops := 1 + g.rng.IntN(maxOps)
+	wait := -1 // before which operation the thread waits at the barrier
+	if g.sync.barrier {
+		wait = g.rng.IntN(nops + 1)
+	}
+	for k := range nops {
+		if k == wait {
+			g.barrierWait()
+		}
 		g.op()
+	}
+	if wait == nops {
+		g.barrierWait()
 	}
 	var f strings.Builder
 	fmt.Fprintf(&f, "void *thread%d(void *arg)\n{\n", i)
@@ -238,6 +276,7 @@ func (g *gen) mainFunc(nthreads int, join, asserts bool, joins []bool) string {
 			g.line("atomic_init(&%s, %d);", gl.name, gl.init)
 		}
 	}
+	g.syncInit()
 	mainOps := g.rng.IntN(3)
 	for i := range nthreads {
 		arg := "NULL"
@@ -252,6 +291,9 @@ func (g *gen) mainFunc(nthreads int, join, asserts bool, joins []bool) string {
 	}
 	for ; mainOps > 0; mainOps-- {
 		g.simple()
+	}
+	if g.sync.mainWaits {
+		g.barrierWait()
 	}
 	if join {
 		for i := range nthreads {
@@ -363,6 +405,9 @@ func (g *gen) op() {
 	r := g.rng.IntN(10)
 	if g.opts.Blocking && g.rng.IntN(4) == 0 {
 		g.await()
+		return
+	}
+	if g.opts.Sync && g.syncOp() {
 		return
 	}
 	switch {

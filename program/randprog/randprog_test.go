@@ -163,3 +163,26 @@ func TestRunsNatively(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncCompilesWithGCC checks that programs with Options.Sync are valid
+// POSIX C: gcc with warnings as errors accepts them (gnu11: the barrier
+// and spin lock declarations are POSIX, not ISO C).
+func TestSyncCompilesWithGCC(t *testing.T) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not found")
+	}
+	dir := t.TempDir()
+	var files []string
+	for seed := int64(1); seed <= 200; seed++ {
+		path := filepath.Join(dir, fmt.Sprintf("sync%d.c", seed))
+		if err := os.WriteFile(path, []byte(Generate(seed, SyncOptions())), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	args := append([]string{"-std=gnu11", "-Wall", "-Werror", "-pthread", "-fsyntax-only"}, files...)
+	if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+}

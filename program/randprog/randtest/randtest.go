@@ -5,6 +5,7 @@
 package randtest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"mcr/program"
 	"mcr/program/cfront"
+	"mcr/program/explore"
 	"mcr/program/randprog"
 )
 
@@ -68,4 +70,23 @@ func Fresh(p program.Program) program.Program {
 		return c.Fresh()
 	}
 	return p
+}
+
+// DFS runs explore.DFS on p with opts, giving up after limit executions
+// (counted through opts.Observe, so the cut is the same on every run):
+// complete is false then, and p is too big to compare with dfs.
+func DFS(p program.Program, limit int, opts explore.Options) (r *explore.Result, complete bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n, observe := 0, opts.Observe
+	opts.Observe = func(x program.Execution) {
+		if observe != nil {
+			observe(x)
+		}
+		if n++; n >= limit {
+			cancel()
+		}
+	}
+	r = explore.DFS(ctx, p, opts)
+	return r, r.Stats.Complete && n < limit
 }
