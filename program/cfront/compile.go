@@ -359,6 +359,7 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 	if dd != nil && dd.Case == cc.DirectDeclaratorFuncIdent && dd.IdentifierList != nil {
 		c.unsupported(fd, "K&R-style parameter list")
 	}
+	var aggParams []*cc.Declarator // copied in after every parameter has its slot
 	if dd != nil && dd.ParameterTypeList != nil {
 		for pl := dd.ParameterTypeList.ParameterList; pl != nil; pl = pl.ParameterList {
 			pd := pl.ParameterDeclaration
@@ -376,7 +377,7 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 			fn.nparams++
 			lv := &local{slot: slot, typ: t, param: true, atom: isAtomicDecl(pd.Declarator)}
 			if isAggregate(t) {
-				c.structParam(pd.Declarator, lv)
+				aggParams = append(aggParams, pd.Declarator)
 			} else if pd.Declarator.AddressTaken() {
 				lv.fv = c.frameAlloc(pd.Declarator, t, pd.Declarator.Name())
 				lv.slot = -1
@@ -385,6 +386,9 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 			}
 			c.vars[pd.Declarator] = lv
 		}
+	}
+	for _, d := range aggParams {
+		c.structParam(d, c.vars[d])
 	}
 	if ft, ok := fd.Declarator.Type().(*cc.FunctionType); ok {
 		c.checkType(fd.Declarator, ft.Result())

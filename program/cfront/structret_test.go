@@ -23,6 +23,8 @@ int sum(struct P p) { int s = p.x + p.y; p.x = 100; p.y = 100; return s; }
 struct P swap(struct P p) { int t = p.x; p.x = p.y; p.y = t; return p; }
 union U mku(long v) { union U u; u.l = v; return u; }
 struct T tagged(int t, union U u) { struct T r; r.tag = t; r.u = u; u.l = -1; return r; }
+struct P shift(struct P p, int d) { p.x += d; p.y += d; return p; }
+int dot(struct P a, int k, struct P b) { return k * (a.x * b.x + a.y * b.y); }
 struct R { int ok; int val; };
 struct R try(int a) { struct R r; r.ok = 0; if (a > 0) { r.ok = 1; r.val = a; } return r; }
 `
@@ -38,6 +40,7 @@ func TestStructValues(t *testing.T) {
 		{"field of a call", "int z = mk(4).y; assert(z == 5 && mk(7).x == 7);"},
 		{"nested return", "struct L l = line(1); assert(l.a.y == 2 && l.b.x == 11 && l.n == 2 && line(3).b.y == 14);"},
 		{"call result as argument", "assert(sum(mk(2)) == 5 && swap(swap(mk(8))).x == 8);"},
+		{"parameters after an aggregate", "struct P q = shift(mk(1), 10); assert(q.x == 11 && q.y == 12 && dot(q, 2, mk(1)) == 2 * (11 + 24));"},
 		{"argument is a copy", "struct P q = mk(3); assert(sum(q) == 7); assert(q.x == 3 && q.y == 4);"},
 		{"argument copied before later ones", "struct P q = mk(1); struct P r = swap(q); assert(r.x == 2 && r.y == 1 && q.x == 1);"},
 		{"self assignment through a call", "struct P q = mk(1); q = swap(q); assert(q.x == 2 && q.y == 1);"},
