@@ -113,7 +113,6 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	cfg.FS = headers
 	cfg.SysIncludePaths = append([]string{"mcrinclude"}, cfg.SysIncludePaths...)
 	cfg.IncludePaths = append(append([]string{"", "mcrinclude"}, opts.IncludePaths...), cfg.IncludePaths...)
-	cfg.ExpansionLimit = 5_000_000
 	var defs strings.Builder
 	defs.WriteString("#define __MCR__ 1\n")
 	for _, d := range opts.Defines {
@@ -150,6 +149,10 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	if err := includeCycle(name, files, false); err != nil {
 		return nil, err
 	}
+	if err := tooLarge(name, files); err != nil {
+		return nil, err
+	}
+	cfg.ExpansionLimit = expansionLimit(sourceSize(files))
 	sources := func() []cc.Source {
 		return []cc.Source{
 			{Name: "<predefined>", Value: cfg.Predefined},
