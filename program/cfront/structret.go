@@ -39,6 +39,9 @@ func isAggregate(t cc.Type) bool {
 // frameTemp adds a frame temporary of aggregate type t to the current
 // function, named after what it holds, and returns its frame variable.
 func (c *compiler) frameTemp(n cc.Node, t cc.Type, what string) int {
+	if len(what) > 60 {
+		what = what[:57] + "..."
+	}
 	return c.frameAlloc(n, t, fmt.Sprintf("(%s at line %d)", what, n.Position().Line))
 }
 

@@ -147,6 +147,10 @@ int main(void) {
 	assert(s == 3 && loc.x == 2);
 	return 0;
 }`, nil},
+		{"struct-returning start routine", `
+struct P f(void *a) { return mk(1); }
+int main(void) { pthread_t a; pthread_create(&a, 0, (void *(*)(void *))f, 0); pthread_join(a, 0); return 0; }`,
+			[]string{explore.KindRuntimeError}},
 	}
 	for _, c := range cases {
 		p := loadSrc(t, structDecls+c.src)
