@@ -9,13 +9,15 @@
 // events; each address-taken or aggregate local lives in a block of its own
 // (so that an access out of one is out of bounds), private to its thread
 // until a pointer to it is passed to another thread or stored in shared
-// memory.
+// memory. Structs and unions passed or returned by value are copied
+// through such frame objects of the caller and the callee (structret.go),
+// so the copies are private unless a source or destination is shared.
 //
 // Limits of the interpreter (threads, allocations per thread, object and
 // heap sizes, steps between events) end an execution as program.Bounded,
 // never as a finding: the exploration is then incomplete. Input the C parser
-// cannot survive (brackets nested more than 1000 deep, #include cycles) is
-// refused with its position.
+// cannot survive (brackets nested more than 1000 deep, #include cycles,
+// more than 16 MB of source) is refused with its position or file.
 //
 // The front end puts its own <pthread.h>, <stdatomic.h> and <assert.h> first
 // on the include path, mapping each operation to one builtin of the
