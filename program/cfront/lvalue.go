@@ -273,7 +273,9 @@ func (c *compiler) walkScalars(n cc.Node, t cc.Type, off int64, f func(int64, cc
 		}
 	case cc.Union:
 		// A union holds one member at a time: copy it as its largest
-		// member's scalars, which cover every member's bytes but padding.
+		// member's scalars, which cover every member's bytes but padding;
+		// a pointer member wins a tie, so that storing the copy in shared
+		// memory shares what it may point to (escape)
 		ut, ok := t.(interface {
 			NumFields() int
 			FieldByIndex(int) *cc.Field
@@ -283,7 +285,8 @@ func (c *compiler) walkScalars(n cc.Node, t cc.Type, off int64, f func(int64, cc
 		}
 		var big cc.Type
 		for i := 0; i < ut.NumFields(); i++ {
-			if ft := ut.FieldByIndex(i).Type(); big == nil || ft.Size() > big.Size() {
+			ft := ut.FieldByIndex(i).Type()
+			if big == nil || ft.Size() > big.Size() || ft.Size() == big.Size() && ft.Kind() == cc.Ptr {
 				big = ft
 			}
 		}

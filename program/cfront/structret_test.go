@@ -90,8 +90,9 @@ func TestStructValueThreads(t *testing.T) {
 	cases := []struct {
 		name, src string
 		want      []string // finding kinds
+		n         int      // number of findings, if not just one per kind
 	}{
-		{"private results", `
+		{name: "private results", src: `
 int out[2];
 void *w(void *arg) { long i = (long)arg; struct P p = mk(i); p = swap(p); struct L l = line(p.x); out[i] = sum(l.b); return 0; }
 int main(void) {
@@ -100,8 +101,8 @@ int main(void) {
 	pthread_join(a, 0); pthread_join(b, 0);
 	assert(out[0] == 23 && out[1] == 25);
 	return 0;
-}`, nil},
-		{"copy from a shared global", `
+}`},
+		{name: "copy from a shared global", src: `
 struct P g;
 void *w(void *arg) { g.x = 1; return 0; }
 int main(void) {
@@ -111,8 +112,8 @@ int main(void) {
 	int s = sum(g);
 	pthread_join(a, 0);
 	return q.x + s;
-}`, []string{explore.KindRace}},
-		{"copy into a shared global", `
+}`, want: []string{explore.KindRace}},
+		{name: "copy into a shared global", src: `
 struct P g;
 void *w(void *arg) { int y = g.y; return (void *)(long)y; }
 int main(void) {
@@ -121,8 +122,8 @@ int main(void) {
 	g = mk(2);
 	pthread_join(a, 0);
 	return 0;
-}`, []string{explore.KindRace}},
-		{"copy of an escaped local", `
+}`, want: []string{explore.KindRace}},
+		{name: "copy of an escaped local", src: `
 void *w(void *arg) { struct P *p = arg; p->y = 5; return 0; }
 int main(void) {
 	struct P loc = mk(1);
@@ -132,8 +133,8 @@ int main(void) {
 	pthread_join(a, 0);
 	assert(q.y == 2 || q.y == 5);
 	return 0;
-}`, []string{explore.KindRace}},
-		{"copy of an escaped local under a lock", `
+}`, want: []string{explore.KindRace}},
+		{name: "copy of an escaped local under a lock", src: `
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 void *w(void *arg) { struct P *p = arg; pthread_mutex_lock(&m); *p = swap(*p); pthread_mutex_unlock(&m); return 0; }
 int main(void) {
@@ -146,17 +147,33 @@ int main(void) {
 	pthread_join(a, 0);
 	assert(s == 3 && loc.x == 2);
 	return 0;
-}`, nil},
-		{"struct-returning start routine", `
+}`},
+		{name: "a union copied into shared memory shares what it points to", src: `
+union V { long l; int *p; };
+union V shared;
+void *w(void *a) { int *q = shared.p; if (q) *q = 5; return 0; }
+int main(void) {
+	int x = 1;
+	union V v; v.p = &x;
+	pthread_t a; pthread_create(&a, 0, w, 0);
+	shared = v;
+	int y = x;
+	pthread_join(a, 0);
+	return y;
+}`, want: []string{explore.KindRace}, n: 2}, // on shared, and on x
+		{name: "struct-returning start routine", src: `
 struct P f(void *a) { return mk(1); }
 int main(void) { pthread_t a; pthread_create(&a, 0, (void *(*)(void *))f, 0); pthread_join(a, 0); return 0; }`,
-			[]string{explore.KindRuntimeError}},
+			want: []string{explore.KindRuntimeError}},
 	}
 	for _, c := range cases {
 		p := loadSrc(t, structDecls+c.src)
 		res := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
 		if got := res.FindingKinds(); !slices.Equal(got, c.want) {
 			t.Errorf("%s: findings %v, want %v (%+v)", c.name, got, c.want, res.Findings)
+		}
+		if c.n != 0 && len(res.Findings) != c.n {
+			t.Errorf("%s: %d findings, want %d (%+v)", c.name, len(res.Findings), c.n, res.Findings)
 		}
 		if !res.Stats.Complete {
 			t.Errorf("%s: search incomplete: %+v", c.name, res.Stats)
