@@ -71,6 +71,11 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			x.fail(th, program.RuntimeError, "pthread_create with an invalid start routine")
 			return true
 		}
+		if fn := x.statics[id].fn; fn.sret {
+			// its hidden result pointer would be the thread's argument
+			x.fail(th, program.RuntimeError, "pthread_create with start routine %s, which returns a struct or union", fn.name)
+			return true
+		}
 		if x.nthreads >= x.p.maxThreads {
 			// Like the event bound: this thread stops here, the others go on.
 			x.cut(th, fmt.Sprintf("thread T%s reached the thread bound (%d threads; raise --max-threads)", shortName(th.name), x.p.maxThreads))

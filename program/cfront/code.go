@@ -83,6 +83,10 @@ const (
 	// without an initialiser, whose value is indeterminate until set
 	// (thread.undef); on opZero: mark the k bytes indeterminate instead
 	fUndef
+	// fCopy on opLoad/opStore: a scalar of an aggregate copy, which
+	// carries indeterminate bytes over instead of reading them (undef.go);
+	// it shares fNeg's bit, which only opPtrAdd uses
+	fCopy = fNeg
 )
 
 type instr struct {
@@ -107,9 +111,12 @@ type function struct {
 	params    []paramCopy
 	atomic    bool // __VERIFIER_atomic_*: runs holding the atomic-section lock
 	void      bool
-	defined   bool
-	pos       program.Pos
-	objID     uint32 // static object standing for the function's address
+	// sret: the function returns a struct or union; its slot 0 is a hidden
+	// pointer to the caller's result object (structret.go)
+	sret    bool
+	defined bool
+	pos     program.Pos
+	objID   uint32 // static object standing for the function's address
 }
 
 // frameVar is a local that lives in memory: its name for messages

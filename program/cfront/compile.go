@@ -222,6 +222,7 @@ func (c *compiler) function(name string, d *cc.Declarator) *function {
 	fn := &function{name: name, entry: -1}
 	if ft != nil {
 		fn.void = ft.Result().Kind() == cc.Void
+		fn.sret = isAggregate(ft.Result())
 	}
 	fn.atomic = strings.HasPrefix(name, "__VERIFIER_atomic_") && name != "__VERIFIER_atomic_begin" && name != "__VERIFIER_atomic_end"
 	fn.objID = uint32(len(c.p.statics))
@@ -366,6 +367,10 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 	c.sw = nil
 	fn.entry = c.pc()
 	// parameters
+	if fn.sret {
+		fn.nslots++ // slot 0: the hidden result pointer (structret.go)
+		fn.nparams++
+	}
 	dd := fd.Declarator.DirectDeclarator
 	for dd != nil && dd.Case != cc.DirectDeclaratorFuncParam && dd.Case != cc.DirectDeclaratorFuncIdent {
 		if dd.Declarator != nil {
@@ -377,6 +382,7 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 	if dd != nil && dd.Case == cc.DirectDeclaratorFuncIdent && dd.IdentifierList != nil {
 		c.unsupported(fd, "K&R-style parameter list")
 	}
+	var aggParams []*cc.Declarator // copied in after every parameter has its slot
 	if dd != nil && dd.ParameterTypeList != nil {
 		for pl := dd.ParameterTypeList.ParameterList; pl != nil; pl = pl.ParameterList {
 			pd := pl.ParameterDeclaration
@@ -389,14 +395,13 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 			}
 			t := pd.Declarator.Type()
 			c.checkType(pd.Declarator, t)
-			if t.Kind() == cc.Struct || t.Kind() == cc.Union {
-				c.unsupported(pd.Declarator, "struct passed by value")
-			}
 			slot := fn.nslots
 			fn.nslots++
 			fn.nparams++
 			lv := &local{slot: slot, typ: t, param: true, atom: isAtomicDecl(pd.Declarator)}
-			if pd.Declarator.AddressTaken() {
+			if isAggregate(t) {
+				aggParams = append(aggParams, pd.Declarator)
+			} else if pd.Declarator.AddressTaken() {
 				lv.fv = c.frameAlloc(pd.Declarator, t, pd.Declarator.Name())
 				lv.slot = -1
 				w, _ := c.scalar(pd.Declarator, t)
@@ -405,10 +410,10 @@ func (c *compiler) body(fn *function, fd *cc.FunctionDefinition) {
 			c.vars[pd.Declarator] = lv
 		}
 	}
+	for _, d := range aggParams {
+		c.structParam(d, c.vars[d])
+	}
 	if ft, ok := fd.Declarator.Type().(*cc.FunctionType); ok {
-		if k := ft.Result().Kind(); k == cc.Struct || k == cc.Union {
-			c.unsupported(fd.Declarator, "function returning a struct")
-		}
 		c.checkType(fd.Declarator, ft.Result())
 	}
 	if fn.atomic {
@@ -451,10 +456,12 @@ func (c *compiler) newTemp() int {
 
 func (c *compiler) ret(value cc.ExpressionNode, at cc.Node) {
 	fn := c.fn
-	if value != nil {
-		ft := c.fnResult()
-		c.exprTo(value, ft)
-	} else if !fn.void {
+	switch {
+	case fn.sret:
+		c.retAggregate(value)
+	case value != nil:
+		c.exprTo(value, c.fnResult())
+	case !fn.void:
 		c.emit(instr{op: opPush})
 	}
 	if fn.atomic {

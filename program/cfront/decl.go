@@ -153,6 +153,7 @@ func (c *compiler) initMem(addr func(off int64), t cc.Type, init *cc.Initializer
 			addr(off)
 			c.addr(e)
 			c.copyAgg(t, init)
+			c.emit(instr{op: opPop})
 			return
 		}
 		addr(off)

@@ -568,8 +568,13 @@ func (c *compiler) call(x *cc.PostfixExpression) {
 			return
 		}
 		c.need(fn)
+		n := len(as)
+		if fn.sret {
+			c.pushResultSlot(x, x.Type())
+			n++
+		}
 		c.pushArgs(x, as)
-		c.emit(instr{op: opCall, a: c.funcIndex(fn), k: int64(len(as)), pos: toPos(x)})
+		c.emit(instr{op: opCall, a: c.funcIndex(fn), k: int64(n), pos: toPos(x)})
 		if fn.void {
 			c.emit(instr{op: opPush})
 		}
@@ -577,8 +582,13 @@ func (c *compiler) call(x *cc.PostfixExpression) {
 	}
 	ft := calleeType(x.PostfixExpression.Type())
 	c.expr(x.PostfixExpression)
+	n := len(as)
+	if ft != nil && isAggregate(ft.Result()) {
+		c.pushResultSlot(x, ft.Result())
+		n++
+	}
 	c.pushArgs(x, as)
-	c.emit(instr{op: opCallInd, k: int64(len(as)), pos: toPos(x)})
+	c.emit(instr{op: opCallInd, k: int64(n), pos: toPos(x)})
 	if ft == nil || ft.Result().Kind() == cc.Void {
 		c.emit(instr{op: opPush})
 	}
@@ -599,8 +609,9 @@ func (c *compiler) pushArgs(x *cc.PostfixExpression, as []cc.ExpressionNode) {
 		params = ft.Parameters()
 	}
 	for i, a := range as {
-		if k := a.Type().Kind(); k == cc.Struct || k == cc.Union {
-			c.unsupported(a, "struct passed by value")
+		if isAggregate(a.Type()) {
+			c.pushAggregateArg(a)
+			continue
 		}
 		if i < len(params) && params[i].Type().Kind() != cc.Void {
 			c.exprTo(a, params[i].Type())

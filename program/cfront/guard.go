@@ -43,6 +43,7 @@ type scanned struct {
 	// deepLine and deepCol locate the first bracket nested deeper than
 	// maxNesting (deepLine 0: none)
 	deepLine, deepCol int
+	size              int // bytes
 }
 
 // scanText scans C source text as the preprocessor sees its lines, without
@@ -51,7 +52,7 @@ type scanned struct {
 // directives with their conditional depth, #pragma once, and where brackets
 // in code lines first nest deeper than maxNesting.
 func scanText(src []byte) scanned {
-	var s scanned
+	s := scanned{size: len(src)}
 	line, col := 1, 1
 	depth, cond := 0, 0
 	lineStart := true
@@ -342,4 +343,48 @@ func (w *nestingWriter) Write(b []byte) (int, error) {
 		}
 	}
 	return len(b), nil
+}
+
+// maxSourceBytes bounds the C source of one program: the file and the
+// headers its quoted #include directives name. cc/v4 holds the whole
+// translation unit's tokens and syntax tree, about 250 bytes per source
+// byte: a 10 MB file takes 2.4 GB.
+const maxSourceBytes = 16 << 20
+
+// baseExpansion is the preprocessor work (tokens through macro expansion)
+// allowed beyond the user's source: the system headers, and macros that
+// expand to more than they are written with. cc/v4 counts one unit per
+// token even where no macro is involved, so the limit grows with the
+// source (expansionLimit): a large file without macros is no macro
+// explosion.
+const baseExpansion = 5_000_000
+
+// sourceSize is the size in bytes of the scanned user sources.
+func sourceSize(files map[string]*sourceFile) int {
+	n := 0
+	for _, f := range files {
+		n += f.size
+	}
+	return n
+}
+
+// expansionLimit is cc/v4's Config.ExpansionLimit for user sources of
+// size bytes: every byte may be a token (1,1,1...), and each is counted
+// about once; twice that is the margin.
+func expansionLimit(size int) int {
+	return baseExpansion + 2*size
+}
+
+// tooLarge is the error for sources over maxSourceBytes, or nil.
+func tooLarge(name string, files map[string]*sourceFile) error {
+	size := sourceSize(files)
+	if size <= maxSourceBytes {
+		return nil
+	}
+	what := "C source"
+	if len(files) > 1 {
+		what = "C source with the headers it includes"
+	}
+	return fmt.Errorf("%s: %.1f MB of %s is more than mcr's front end handles (at most %d MB): a limit of the tool, not an error in the program",
+		name, float64(size)/(1<<20), what, maxSourceBytes>>20)
 }

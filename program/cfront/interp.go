@@ -73,7 +73,7 @@ func (x *execution) run(th *thread) {
 				x.stop(th, program.Read, accessFlags(in), program.Loc(st[n-1]), 0)
 				return
 			}
-			x.readObj(o, off, int(in.w), in.pos)
+			x.readScalar(th, in, o, off, in.pos)
 			st[n-1] = load(o.data[off:], in.w, in.flag&fSigned != 0)
 		case opStore, opStorePost:
 			addr := storeAddr(in, st)
@@ -340,6 +340,9 @@ func (x *execution) doStore(th *thread, in *instr, o *object, off int) {
 	n := len(st)
 	v := conv(st[n-1], in.w, in.flag&fSigned != 0)
 	o.writeObj(off, int(in.w))
+	if in.flag&fCopy != 0 && th.copyUndef {
+		o.undefine(off, int(in.w)) // an indeterminate member copied (undef.go)
+	}
 	if in.op == opStorePost {
 		// addr old new -> old
 		store(o.data[off:], in.w, v)
@@ -391,7 +394,7 @@ func (x *execution) fire(th *thread) {
 		if o == nil {
 			return
 		}
-		x.readObj(o, off, int(in.w), th.pend.Pos)
+		x.readScalar(th, in, o, off, th.pend.Pos)
 		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
 		x.emit(th, program.Read, th.pend.Flags, th.pend.Loc, v, th.pend.Pos)
 		st[n-1] = v

@@ -9,13 +9,15 @@
 // events; each address-taken or aggregate local lives in a block of its own
 // (so that an access out of one is out of bounds), private to its thread
 // until a pointer to it is passed to another thread or stored in shared
-// memory.
+// memory. Structs and unions passed or returned by value are copied
+// through such frame objects of the caller and the callee (structret.go),
+// so the copies are private unless a source or destination is shared.
 //
 // Limits of the interpreter (threads, allocations per thread, object and
 // heap sizes, steps between events) end an execution as program.Bounded,
 // never as a finding: the exploration is then incomplete. Input the C parser
-// cannot survive (brackets nested more than 1000 deep, #include cycles) is
-// refused with its position.
+// cannot survive (brackets nested more than 1000 deep, #include cycles,
+// more than 16 MB of source) is refused with its position or file.
 //
 // The front end puts its own <pthread.h>, <semaphore.h>, <stdatomic.h> and
 // <assert.h> first on the include path, mapping each operation to builtins
@@ -114,7 +116,6 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	cfg.FS = headers
 	cfg.SysIncludePaths = append([]string{"mcrinclude"}, cfg.SysIncludePaths...)
 	cfg.IncludePaths = append(append([]string{"", "mcrinclude"}, opts.IncludePaths...), cfg.IncludePaths...)
-	cfg.ExpansionLimit = 5_000_000
 	var defs strings.Builder
 	defs.WriteString("#define __MCR__ 1\n")
 	for _, d := range opts.Defines {
@@ -151,6 +152,10 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	if err := includeCycle(name, files, false); err != nil {
 		return nil, err
 	}
+	if err := tooLarge(name, files); err != nil {
+		return nil, err
+	}
+	cfg.ExpansionLimit = expansionLimit(sourceSize(files))
 	sources := func() []cc.Source {
 		return []cc.Source{
 			{Name: "<predefined>", Value: cfg.Predefined},

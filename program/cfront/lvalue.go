@@ -112,6 +112,13 @@ func (c *compiler) lvalue(e cc.ExpressionNode) lv {
 			return c.lvalue(x.UnaryExpression)
 		}
 	}
+	if isAggregate(e.Type()) {
+		// a struct or union value that is no lvalue (a call's result, a
+		// conditional, an assignment): its expression pushes the address of
+		// the object holding it (structret.go)
+		c.expr(e)
+		return lv{slot: -1, typ: e.Type()}
+	}
 	c.errorf(e, "expression is not an lvalue")
 	return lv{}
 }
@@ -230,7 +237,9 @@ func (c *compiler) assign(x *cc.AssignmentExpression) {
 }
 
 // copyAgg copies an aggregate of type t from the address on top of the
-// stack to the address below it, one scalar (one event) at a time.
+// stack to the address below it, one scalar (one event if the object is
+// shared) at a time, and leaves the destination's address: the value of an
+// assignment or a return.
 func (c *compiler) copyAgg(t cc.Type, n cc.Node) {
 	src, dst := c.newTemp(), c.newTemp()
 	c.emit(instr{op: opSetLocal, a: int32(src)})
@@ -242,10 +251,10 @@ func (c *compiler) copyAgg(t cc.Type, n cc.Node) {
 		c.emit(instr{op: opGetLocal, a: int32(src)})
 		c.emit(instr{op: opPush, k: off})
 		c.emit(instr{op: opAdd})
-		c.loadLV(n, lv{slot: -1, typ: st}, 0)
-		c.emitStore(st, false, 0, n)
+		c.loadLV(n, lv{slot: -1, typ: st}, fCopy)
+		c.emitStore(st, false, fCopy, n)
 	})
-	c.emit(instr{op: opPush})
+	c.emit(instr{op: opGetLocal, a: int32(dst)})
 }
 
 // walkScalars calls f for every scalar inside type t at base offset off.
@@ -267,7 +276,27 @@ func (c *compiler) walkScalars(n cc.Node, t cc.Type, off int64, f func(int64, cc
 			c.walkScalars(n, fl.Type(), off+fl.Offset(), f)
 		}
 	case cc.Union:
-		c.unsupported(n, "union assignment")
+		// A union holds one member at a time: copy it as its largest
+		// member's scalars, which cover every member's bytes but padding;
+		// a pointer member wins a tie, so that storing the copy in shared
+		// memory shares what it may point to (escape)
+		ut, ok := t.(interface {
+			NumFields() int
+			FieldByIndex(int) *cc.Field
+		})
+		if !ok {
+			c.unsupported(n, "union type "+t.String())
+		}
+		var big cc.Type
+		for i := 0; i < ut.NumFields(); i++ {
+			ft := ut.FieldByIndex(i).Type()
+			if big == nil || ft.Size() > big.Size() || ft.Size() == big.Size() && ft.Kind() == cc.Ptr {
+				big = ft
+			}
+		}
+		if big != nil {
+			c.walkScalars(n, big, off, f)
+		}
 	default:
 		f(off, t)
 	}

@@ -2,6 +2,7 @@ package cfront
 
 import (
 	"fmt"
+	"slices"
 
 	"mcr/program"
 )
@@ -51,6 +52,22 @@ func (x *execution) readObj(o *object, off, w int, pos program.Pos) {
 			x.noteUndef(pos, what)
 			return
 		}
+	}
+}
+
+// readScalar checks opLoad in's read at off of o. A load that is part of
+// an aggregate copy (fCopy) reads no value the program uses: it carries
+// the bytes' indeterminacy to the copy's store (th.copyUndef) instead of
+// reporting it, since copying a struct with members never set is defined
+// C and common (a result whose unused members stay unset).
+func (x *execution) readScalar(th *thread, in *instr, o *object, off int, pos program.Pos) {
+	if in.flag&fCopy == 0 {
+		x.readObj(o, off, int(in.w), pos)
+		return
+	}
+	th.copyUndef = false
+	if o.undef != nil {
+		th.copyUndef = slices.Contains(o.undef[off:off+int(in.w)], true)
 	}
 }
 

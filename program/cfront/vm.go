@@ -106,6 +106,9 @@ type thread struct {
 	nallocs  int
 	ret      int64
 	atomicN  int // nesting depth of __VERIFIER_atomic sections held
+	// copyUndef: the last load of an aggregate copy read indeterminate
+	// bytes, which its store copies as such (fCopy, undef.go)
+	copyUndef bool
 }
 
 type execution struct {

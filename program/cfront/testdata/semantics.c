@@ -30,6 +30,13 @@ static int sum(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]
 static void swap(int *a, int *b) { int t = *a; *a = *b; *b = t; }
 static int next_count(void) { static int calls = 100; return ++calls; }
 static void set_point(point_t *p, int x, int y) { p->x = x; p->y = y; }
+/* structs and unions by value */
+union word { int i; long l; unsigned char b[8]; };
+static struct point mkpoint(int x, int y) { struct point p; p.x = x; p.y = y; return p; }
+static struct point addpoint(struct point a, struct point b) { a.x += b.x; a.y += b.y; return a; }
+static int clobber(struct point p) { p.x = -1; return p.y; }
+static struct table mktable(long total) { struct table t = gtab; t.total = total; t.pts[2] = mkpoint(5, 6); return t; }
+static union word mkword(long v) { union word w; w.l = v; return w; }
 
 int main(void)
 {
@@ -161,6 +168,20 @@ again:
 	assert(__sync_fetch_and_add(&counter, 5) == 0 && __sync_add_and_fetch(&counter, 1) == 6);
 	assert(__sync_bool_compare_and_swap(&counter, 6, 7) && counter == 7);
 	assert(__atomic_load_n(&counter, __ATOMIC_SEQ_CST) == 7);
+	/* structs and unions by value */
+	struct point sp = mkpoint(1, 2);
+	assert(sp.x == 1 && sp.y == 2);
+	sp = addpoint(sp, mkpoint(10, 20));
+	assert(sp.x == 11 && sp.y == 22);
+	assert(mkpoint(3, 4).y == 4 && addpoint(mkpoint(1, 1), sp).x == 12);
+	assert(clobber(sp) == 22 && sp.x == 11);
+	struct table st = mktable(99);
+	assert(st.total == 99 && st.pts[1].x == 3 && st.pts[2].y == 6 && st.name[1] == 'b' && gtab.total == 10);
+	assert(mktable(1).pts[0].y == 2);
+	union word uw = mkword(0x0102030405060708L);
+	assert(uw.b[0] == 8 && uw.i == 0x05060708 && mkword(-1).i == -1);
+	struct point (*mkp)(int, int) = mkpoint;
+	assert(mkp(7, 8).x == 7);
 	/* mutexes */
 	pthread_mutex_t m;
 	pthread_mutex_init(&m, NULL);
