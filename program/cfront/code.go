@@ -68,6 +68,7 @@ const (
 	opZero    // addr -> ; zero k bytes (local aggregate initialisation, no events)
 	opTrap    // a runtime error with message strs[a]
 	opNoModel // a call mcr cannot execute (strs[a]): the execution ends, bounded
+	opAddrTLS // push the address of the thread's copy of thread-local static a, plus k (tls.go)
 )
 
 // Instruction flags.

@@ -170,6 +170,7 @@ func (c *compiler) compile() (p *Program, err error) {
 		c.queue = c.queue[1:]
 		c.body(fn, c.fnDefs[fn.name])
 	}
+	c.threadLocals()
 	c.runInit(initFn)
 	return c.p, nil
 }
@@ -181,7 +182,7 @@ func (c *compiler) runInit(initFn *function) {
 	if len(p.code) == 0 {
 		return
 	}
-	x := &execution{p: p, locks: map[program.Loc]program.ThreadID{}}
+	x := &execution{p: p, locks: map[program.Loc]program.ThreadID{}, imaging: true}
 	x.statics = make([]object, len(p.statics))
 	for i, s := range p.statics {
 		x.statics[i] = object{data: s.data, kind: s.kind, fn: s.fn}
@@ -288,11 +289,6 @@ func (c *compiler) mainArgs() {
 
 func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {
 	t := d.Type()
-	if d.IsThreadLocal() {
-		// one copy shared by all threads would report races between
-		// threads that each have their own
-		c.unsupported(d, "thread-local variable "+name+" (_Thread_local, __thread): per-thread storage is not modelled yet")
-	}
 	c.checkType(d, t)
 	size := t.Size()
 	if size < 0 {
@@ -306,7 +302,7 @@ func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {
 		c.unsupported(d, fmt.Sprintf("more than %d bytes of globals", maxStatics))
 	}
 	id := int32(len(c.p.statics))
-	c.p.statics = append(c.p.statics, &static{name: name, kind: kGlobal, typ: t, data: make([]byte, size)})
+	c.p.statics = append(c.p.statics, &static{name: name, kind: kGlobal, typ: t, data: make([]byte, size), tls: d.IsThreadLocal()})
 	return id
 }
 

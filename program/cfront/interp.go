@@ -62,6 +62,12 @@ func (x *execution) run(th *thread) {
 			th.stack = st[:n-1]
 		case opAddrObj:
 			th.stack = append(st, mkPtr(uint32(in.a), in.k))
+		case opAddrTLS:
+			p := x.threadLocal(th, in.a)
+			if p == 0 {
+				return // allocation limit: the execution is over
+			}
+			th.stack = append(st, p+in.k)
 		case opAddrFrame:
 			th.stack = append(st, mkPtr(objOf(th.frames[len(th.frames)-1].frameObj)+uint32(in.a), in.k))
 		case opLoad:

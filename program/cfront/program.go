@@ -41,6 +41,9 @@ type static struct {
 	typ  cc.Type // nil for strings and functions
 	data []byte  // initial contents
 	fn   *function
+	// tls: a thread-local variable (_Thread_local, __thread). The static is
+	// the template every thread's copy starts from (tls.go).
+	tls bool
 }
 
 var _ program.Program = (*Program)(nil)

@@ -109,6 +109,7 @@ type thread struct {
 	// copyUndef: the last load of an aggregate copy read indeterminate
 	// bytes, which its store copies as such (fCopy, undef.go)
 	copyUndef bool
+	tls       map[int32]int64 // its copies of thread-local statics (tls.go)
 }
 
 type execution struct {
@@ -143,6 +144,9 @@ type execution struct {
 	// nsteps counts Steps, to poll stop every so often
 	nsteps uint32
 	cancel <-chan struct{} // Program.StopWhen's channel at Start
+	// imaging: this runs the global initialisers into the initial image,
+	// where a thread-local static is its template (tls.go)
+	imaging bool
 }
 
 // atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*
@@ -157,7 +161,7 @@ func (p *Program) Start() program.Execution {
 	x.statics = make([]object, len(p.statics))
 	for i, s := range p.statics {
 		o := &x.statics[i]
-		o.kind, o.fn, o.shared = s.kind, s.fn, s.kind == kGlobal
+		o.kind, o.fn, o.shared = s.kind, s.fn, s.kind == kGlobal && !s.tls
 		if s.kind == kGlobal {
 			o.data = append([]byte(nil), s.data...)
 		} else {
