@@ -17,10 +17,6 @@ var unsupportedCalls = map[string]string{
 	"sem_clockwait":              "timed semaphore waits are not supported; sem_wait is",
 	"sem_open":                   "named semaphores are not supported; sem_init is",
 	"pthread_once":               "pthread_once is not supported yet",
-	"pthread_key_create":         "thread-specific data (pthread_key_*) is not supported yet",
-	"pthread_key_delete":         "thread-specific data (pthread_key_*) is not supported yet",
-	"pthread_getspecific":        "thread-specific data (pthread_key_*) is not supported yet",
-	"pthread_setspecific":        "thread-specific data (pthread_key_*) is not supported yet",
 	"setjmp":                     "setjmp/longjmp are not supported",
 	"_setjmp":                    "setjmp/longjmp are not supported",
 	"longjmp":                    "setjmp/longjmp are not supported",
@@ -98,6 +94,9 @@ var builtinSpecs = map[string]bspec{
 	"__mcr_atomic_exchange":     {bAtomicXchg, 2, bkAtomic},
 	"__atomic_exchange_n":       {bAtomicXchg, 2, bkAtomic},
 	"__sync_lock_test_and_set":  {bAtomicXchg, 2, bkAtomic},
+	"pthread_getspecific":       {bGetSpecific, 1, bkPlain},
+	"pthread_setspecific":       {bSetSpecific, 2, bkPlain},
+	"pthread_key_delete":        {bMutexInit, 0, bkPlain},
 	"__mcr_atomic_fetch_add":    {bFetchAdd, 2, bkAtomic},
 	"__atomic_fetch_add":        {bFetchAdd, 2, bkAtomic},
 	"__sync_fetch_and_add":      {bFetchAdd, 2, bkAtomic},
@@ -184,6 +183,9 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		c.expr(as[0])
 		c.emit(instr{op: opPop})
 		c.emit(instr{op: opAddrObj, a: c.stringObj("error")})
+		return true
+	case "pthread_key_create":
+		c.keyCreate(x, as)
 		return true
 	case "time":
 		// The time is an input: until inputs are explored (the inputs

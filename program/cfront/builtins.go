@@ -166,6 +166,14 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			x.object(objOf(p)).undefine(0, int(size))
 		}
 		return result(p)
+	case bGetSpecific:
+		return result(th.specific[args[0]])
+	case bSetSpecific:
+		if th.specific == nil {
+			th.specific = map[int64]int64{}
+		}
+		th.specific[args[0]] = args[1]
+		return result(0)
 	case bAllocVLA:
 		p := x.alloc(th, args[0], kStack, x.p.strs[args[1]])
 		if p == 0 {

@@ -176,6 +176,8 @@ const (
 	bRwWriter     // (l, set) thread-local: set 1 notes that the thread write-holds l; set 0 forgets it, returning whether it did (rwlock.go)
 	bMalloc
 	bCalloc
+	bGetSpecific // (key) the thread's value of a thread-specific data key (tls.go)
+	bSetSpecific // (key, value) sets it
 	bAllocVLA // (size, name) a variable-length array's storage: a stack object of that size, indeterminate
 	bFree
 	bAtomicBegin

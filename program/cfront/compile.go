@@ -27,8 +27,9 @@ func (e *compileError) Error() string { return fmt.Sprintf("%s: %s", e.pos, e.ms
 type bail struct{ err *compileError }
 
 type compiler struct {
-	spurious    bool // pthread_cond_wait may wake without a signal (condvar.go)
-	noSpinAwait bool // compile spin loops as written (spin.go)
+	spurious    bool  // pthread_cond_wait may wake without a signal (condvar.go)
+	keys        int32 // the static counting pthread keys, -1 until needed (tls.go)
+	noSpinAwait bool  // compile spin loops as written (spin.go)
 	file        string
 	ast         *cc.AST
 	p           *Program
@@ -81,7 +82,7 @@ type switchCase struct {
 func newCompiler(file string, ast *cc.AST) *compiler {
 	return &compiler{
 		file: file, ast: ast,
-		p:       &Program{file: file, threadIDs: map[string]program.ThreadID{}},
+		p: &Program{file: file, threadIDs: map[string]program.ThreadID{}}, keys: -1,
 		globals: map[string]int32{}, locals: map[*cc.Declarator]int32{},
 		funcs: map[string]*function{}, strIDs: map[string]int32{}, fnDefs: map[string]*cc.FunctionDefinition{},
 	}

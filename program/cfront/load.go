@@ -24,7 +24,7 @@
 // of the interpreter (condvar.go, rwlock.go, barrier.go, semaphore.go for
 // the synchronisation objects); other system headers are the real ones.
 // Anything the interpreter does not model (floating point, inline assembly,
-// setjmp, timed waits, thread-specific data, ...) is rejected with an error
+// setjmp, timed waits, key destructors, ...) is rejected with an error
 // naming the construct and its position.
 package cfront
 

@@ -60,7 +60,7 @@ func TestSyncErrors(t *testing.T) {
 	}
 	refused := []struct{ src, want string }{
 		{"sem_t s; int main(void) { return sem_timedwait(&s, 0); }", "timed semaphore waits"},
-		{"pthread_key_t k; int main(void) { return pthread_key_create(&k, 0); }", "thread-specific data"},
+		{"void d(void *p) {} pthread_key_t k; int main(void) { return pthread_key_create(&k, d); }", "pthread_key_create with a destructor"},
 		{"pthread_rwlock_t l; int main(void) { return pthread_rwlock_timedwrlock(&l, 0); }", "timed lock"},
 	}
 	for _, c := range refused {

@@ -34,6 +34,21 @@ int main(void) {
 int *f(void) { static __thread int k; k++; return &k; }
 void *w(void *a) { int *p = f(); f(); assert(*p == 2); return 0; }
 int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); f(); pthread_join(a, 0); assert(*f() == 2); return 0; }`, nil},
+		{"thread-specific data", `
+pthread_key_t k1, k2;
+void *w(void *a) { assert(pthread_getspecific(k1) == 0); pthread_setspecific(k1, (void *)42); assert((long)pthread_getspecific(k1) == 42); return 0; }
+int main(void) {
+	pthread_key_create(&k1, 0); pthread_key_create(&k2, 0);
+	assert(k1 != k2);
+	pthread_setspecific(k1, (void *)7);
+	pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0);
+	assert((long)pthread_getspecific(k1) == 7 && pthread_getspecific(k2) == 0);
+	return 0;
+}`, nil},
+		{"thread-specific data is not shared", `
+pthread_key_t k;
+void *w(void *a) { pthread_setspecific(k, (void *)1); return 0; }
+int main(void) { pthread_key_create(&k, 0); pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); assert(pthread_getspecific(k) != 0); return 0; }`, []string{explore.KindAssertion}},
 		{"escaped copy", `
 __thread int n;
 void *w(void *a) { *(int *)a = 3; return 0; }

@@ -110,6 +110,7 @@ type thread struct {
 	// bytes, which its store copies as such (fCopy, undef.go)
 	copyUndef bool
 	tls       map[int32]int64 // its copies of thread-local statics (tls.go)
+	specific  map[int64]int64 // its thread-specific data: key -> value (tls.go)
 }
 
 type execution struct {
