@@ -178,7 +178,7 @@ const (
 	bCalloc
 	bGetSpecific // (key) the thread's value of a thread-specific data key (tls.go)
 	bSetSpecific // (key, value) sets it
-	bAllocVLA // (size, name) a variable-length array's storage: a stack object of that size, indeterminate
+	bAllocVLA    // (size, name) a variable-length array's storage: a stack object of that size, indeterminate
 	bFree
 	bAtomicBegin
 	bAtomicEnd
