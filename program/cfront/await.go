@@ -36,6 +36,7 @@ var awaitKinds = map[int32]awaitKind{
 	bRdAwait:      {func(v, _ int64) bool { return v >= 0 }, "waits to read-lock a reader-writer lock at line %d (a writer holds it)"},
 	bWrAwait:      {func(v, _ int64) bool { return v == 0 }, "waits to write-lock a reader-writer lock at line %d (it stays held)"},
 	bSemAwait:     {func(v, _ int64) bool { return v != 0 }, "waits on a semaphore at line %d (its value stays 0)"},
+	bOnceAwait:    {func(v, _ int64) bool { return v == onceDone }, "waits at pthread_once at line %d (the routine never returns)"},
 }
 
 // awaiting is where a thread stuck at an await waits: the word, its

@@ -16,7 +16,6 @@ var unsupportedCalls = map[string]string{
 	"sem_timedwait":              "timed semaphore waits are not supported; sem_wait is",
 	"sem_clockwait":              "timed semaphore waits are not supported; sem_wait is",
 	"sem_open":                   "named semaphores are not supported; sem_init is",
-	"pthread_once":               "pthread_once is not supported yet",
 	"setjmp":                     "setjmp/longjmp are not supported",
 	"_setjmp":                    "setjmp/longjmp are not supported",
 	"longjmp":                    "setjmp/longjmp are not supported",
@@ -183,6 +182,9 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		c.expr(as[0])
 		c.emit(instr{op: opPop})
 		c.emit(instr{op: opAddrObj, a: c.stringObj("error")})
+		return true
+	case "pthread_once":
+		c.once(x, as)
 		return true
 	case "pthread_key_create":
 		c.keyCreate(x, as)

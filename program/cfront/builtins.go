@@ -135,7 +135,7 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 	case bInput:
 		x.noteUnmodelled(fmt.Sprintf("%s at line %d is an input; it was read as a fixed value (1000000000), other values not explored", x.p.strs[args[0]], in.pos.Line))
 		return result(1_000_000_000)
-	case bCondAwait, bBarrierAwait, bRdAwait, bWrAwait, bSemAwait:
+	case bCondAwait, bBarrierAwait, bRdAwait, bWrAwait, bSemAwait, bOnceAwait:
 		o, _ := x.resolve(th, args[0], 4)
 		if o == nil {
 			return true
@@ -261,7 +261,7 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 	e := th.pend
 	push := func(v int64) { th.stack = append(st[:n-int(in.k)], v) }
 	switch in.a {
-	case bCondAwait, bBarrierAwait, bRdAwait, bWrAwait, bSemAwait:
+	case bCondAwait, bBarrierAwait, bRdAwait, bWrAwait, bSemAwait, bOnceAwait:
 		x.fireAwait(th, in, args, push)
 	case bLock, bTryLock, bAtomicBegin:
 		if _, held := x.locks[e.Loc]; held {

@@ -173,6 +173,7 @@ const (
 	bRdAwait      // a read lock's: no writer, the state is >= 0 (rwlock.go)
 	bWrAwait      // a write lock's: the state is 0 (rwlock.go)
 	bSemAwait     // a semaphore wait's: the value is not 0 (semaphore.go)
+	bOnceAwait    // pthread_once's: the routine has returned (once.go)
 	bRwWriter     // (l, set) thread-local: set 1 notes that the thread write-holds l; set 0 forgets it, returning whether it did (rwlock.go)
 	bMalloc
 	bCalloc

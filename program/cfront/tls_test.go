@@ -49,6 +49,11 @@ int main(void) {
 pthread_key_t k;
 void *w(void *a) { pthread_setspecific(k, (void *)1); return 0; }
 int main(void) { pthread_key_create(&k, 0); pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); assert(pthread_getspecific(k) != 0); return 0; }`, []string{explore.KindAssertion}},
+		{"pthread_once routine that waits for itself", `
+pthread_once_t o = PTHREAD_ONCE_INIT;
+void r(void);
+void r(void) { pthread_once(&o, r); }
+int main(void) { pthread_once(&o, r); return 0; }`, []string{explore.KindDeadlock}},
 		{"escaped copy", `
 __thread int n;
 void *w(void *a) { *(int *)a = 3; return 0; }
