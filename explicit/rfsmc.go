@@ -231,26 +231,26 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 	h := newHBOrder(tr, true)
 	s.tr, s.h, s.guide = tr, h, tr.Schedule()
 	for _, n := range s.seq[:base] {
-		if id := n.ev.ID(); int(id.Index) >= len(h.at[id.Thread]) && !n.ev.Is(program.RMWWrite) {
+		if id := n.ev.ID(); int(id.Index) >= len(h.At[id.Thread]) && !n.ev.Is(program.RMWWrite) {
 			return base, false
 		}
 	}
 	srcID := func(i int32) program.EventID {
-		if j := h.src[i]; j >= 0 {
+		if j := h.Src[i]; j >= 0 {
 			return tr.Events[j].ID()
 		}
 		return program.InitID
 	}
 	tau := s.seq[:base]
 	out := make([]rfNode, 0, len(tr.Events))
-	nt := make([]int32, h.k) // events of τ per thread
+	nt := make([]int32, h.K) // events of τ per thread
 	for i := 0; i < len(tau); i++ {
 		n := tau[i]
 		id := n.ev.ID()
-		if int(id.Index) >= len(h.at[id.Thread]) {
+		if int(id.Index) >= len(h.At[id.Thread]) {
 			continue // a phantom write half
 		}
-		a := tr.Events[h.at[id.Thread][id.Index]]
+		a := tr.Events[h.At[id.Thread][id.Index]]
 		if n.ev.Is(program.RMWWrite) && !a.Is(program.RMWWrite) {
 			continue // a CAS that failed: no write half
 		}
@@ -260,7 +260,7 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 		}
 		n.ev = a
 		if readLike(&a) {
-			if got := srcID(h.at[id.Thread][id.Index]); got != n.src {
+			if got := srcID(h.At[id.Thread][id.Index]); got != n.src {
 				s.sink.Extra("rf_mismatches", 1)
 				n.src = got
 			}
@@ -269,7 +269,7 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 		nt[id.Thread] = max(nt[id.Thread], id.Index+1)
 		if a.Is(program.RMW) && (i+1 >= len(tau) || tau[i+1].ev.ID() != program.EventID{Thread: id.Thread, Index: id.Index + 1}) {
 			// a read that now succeeds: its write half ran with it
-			out = append(out, rfNode{ev: tr.Events[h.at[id.Thread][id.Index+1]], marked: n.marked})
+			out = append(out, rfNode{ev: tr.Events[h.At[id.Thread][id.Index+1]], marked: n.marked})
 			nt[id.Thread] = max(nt[id.Thread], id.Index+2)
 		}
 	}
@@ -285,13 +285,13 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 	}
 	s.seq = out
 	s.trPos = make([]int32, len(out))
-	s.pos = make([][]int32, h.k)
+	s.pos = make([][]int32, h.K)
 	for t := range s.pos {
-		s.pos[t] = make([]int32, len(h.at[t]))
+		s.pos[t] = make([]int32, len(h.At[t]))
 	}
 	for p := range out {
 		id := out[p].ev.ID()
-		s.trPos[p] = h.at[id.Thread][id.Index]
+		s.trPos[p] = h.At[id.Thread][id.Index]
 		s.pos[id.Thread][id.Index] = int32(p)
 	}
 	return base, true
@@ -364,16 +364,9 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 			if st != program.Waiting || b.Kind != program.Acquire {
 				continue
 			}
-			at := s.h.at[t]
-			b.Thread, b.Index = program.ThreadID(t), int32(len(at))
-			prev := s.h.zero
-			if len(at) > 0 {
-				prev = s.h.row(at[len(at)-1])
-			} else if f := s.h.fork[t]; f >= 0 {
-				prev = s.h.row(f)
-			}
+			b.Thread, b.Index = program.ThreadID(t), int32(len(s.h.At[t]))
 			if a1 := s.lastAcquire(b.Loc); a1 >= 0 {
-				s.tryReplace(a1, b, prev)
+				s.tryReplace(a1, b, s.h.nextRow(b.Thread))
 			}
 		}
 	}
@@ -493,7 +486,7 @@ func (s *rfSMC) tryReverse(r, r2 int) {
 	}
 	var srcRow []int32
 	if nr.src != program.InitID {
-		srcRow = h.row(h.at[nr.src.Thread][nr.src.Index])
+		srcRow = h.row(h.At[nr.src.Thread][nr.src.Index])
 	}
 	w2 := program.EventID{Thread: e2.Thread, Index: e2.Index + 1}
 	head := *nr

@@ -28,7 +28,7 @@ func (s *rfSMC) guided(p int, sigma []rfNode) program.Witness {
 	rest := append(append(s.rest[:0], s.seq[:p]...), sigma[nh:]...)
 	rank := func(n *rfNode) int {
 		id := n.ev.ID()
-		if at := s.h.at[id.Thread]; int(id.Index) < len(at) && s.tr.Events[at[id.Index]].Kind == n.ev.Kind {
+		if at := s.h.At[id.Thread]; int(id.Index) < len(at) && s.tr.Events[at[id.Index]].Kind == n.ev.Kind {
 			return int(at[id.Index])
 		}
 		return len(s.tr.Events) + int(id.Index)
@@ -72,9 +72,9 @@ func (s *rfSMC) early(rest, head []rfNode, src, last int) bool {
 	need := make([]bool, len(rest))
 	if last >= 0 {
 		id := rest[last].ev.ID()
-		row := s.h.row(s.h.at[id.Thread][id.Index])
+		row := s.h.row(s.h.At[id.Thread][id.Index])
 		for j := src + 1; j <= last; j++ {
-			if jd := rest[j].ev.ID(); int(jd.Index) < len(s.h.at[jd.Thread]) && s.h.before(s.h.at[jd.Thread][jd.Index], row) {
+			if jd := rest[j].ev.ID(); int(jd.Index) < len(s.h.At[jd.Thread]) && s.h.before(s.h.At[jd.Thread][jd.Index], row) {
 				need[j] = true
 			}
 		}
@@ -100,7 +100,7 @@ func (s *rfSMC) early(rest, head []rfNode, src, last int) bool {
 // last: program order, fork and join, lock semantics and RMW atomicity
 // included.
 func (s *rfSMC) simulate(order []rfNode) bool {
-	k := s.h.k
+	k := s.h.K
 	count := make([]int32, 3*k) // per thread: events, events run, forked
 	for j := range order {
 		count[order[j].ev.Thread]++

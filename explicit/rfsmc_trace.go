@@ -22,53 +22,57 @@ import (
 	"mcr/program/explore"
 )
 
-// hbOrder holds the happens-before clocks of one trace (from its
-// program.TraceIndex): vc[i*k+t] is the number of events of thread t that
-// happen before trace event i or are it.
+// hbOrder is a trace's program.TraceIndex with the clocks of one of its
+// orders: row(i)[t] is the number of events of thread t that happen
+// before trace event i or are it.
 type hbOrder struct {
-	ev   []program.Event
-	k    int
-	vc   []int32
-	at   [][]int32 // per thread: trace positions of its events
-	fork []int32   // per thread: trace position of the fork creating it, or -1
-	src  []int32   // per trace position: the write (or release) a read (or acquire) follows, -1 for init, -2 otherwise
-	zero []int32
+	*program.TraceIndex
+	clocks *program.Clocks
+	zero   []int32
 }
 
 // newHBOrder computes the clocks of tr, whose order is an execution. With
 // rf false, reads-from edges are left out: the order is must-happen-before
-// (program order, fork and join), but src is still filled in.
+// (program order, fork and join), but Src is still filled in.
 func newHBOrder(tr *program.Trace, rf bool) *hbOrder {
 	x := program.NewTraceIndex(tr)
 	var o program.Orders
 	if rf {
 		o = program.LockOrder | program.ReadsFromOrder
 	}
-	return &hbOrder{ev: tr.Events, k: x.K, vc: x.Clocks(o).Flat(), at: x.At, fork: x.Fork, src: x.Src,
-		zero: make([]int32, x.K)}
+	return &hbOrder{TraceIndex: x, clocks: x.Clocks(o), zero: make([]int32, x.K)}
 }
 
 // row returns the clock of trace event i.
-func (h *hbOrder) row(i int32) []int32 { return h.vc[int(i)*h.k : (int(i)+1)*h.k] }
+func (h *hbOrder) row(i int32) []int32 { return h.clocks.Of(int(i)) }
+
+// rowOr returns the clock of trace event i, or the zero clock if i < 0.
+func (h *hbOrder) rowOr(i int32) []int32 {
+	if i < 0 {
+		return h.zero
+	}
+	return h.row(i)
+}
 
 // prevRow returns the clock of what precedes event i in its thread (its
 // program-order predecessor, or the fork of its thread): the causal past
 // of i without i's own source.
-func (h *hbOrder) prevRow(i int32) []int32 {
-	e := &h.ev[i]
-	if e.Index > 0 {
-		return h.row(h.at[e.Thread][e.Index-1])
+func (h *hbOrder) prevRow(i int32) []int32 { return h.rowOr(h.Prev(i)) }
+
+// nextRow is prevRow for the next event of thread t, which is not in the
+// trace: the clock of t's last event, or of its fork if it has none.
+func (h *hbOrder) nextRow(t program.ThreadID) []int32 {
+	p := h.Last(t)
+	if p < 0 && int(t) < len(h.Fork) {
+		p = h.Fork[t]
 	}
-	if f := h.fork[e.Thread]; f >= 0 {
-		return h.row(f)
-	}
-	return h.zero
+	return h.rowOr(p)
 }
 
 // before reports whether event i happens before (or is) the event whose
 // clock is row.
 func (h *hbOrder) before(i int32, row []int32) bool {
-	e := &h.ev[i]
+	e := &h.T.Events[i]
 	return row[e.Thread] > e.Index
 }
 
@@ -379,7 +383,7 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 // along program order). b never happens before a's predecessor: it comes
 // later in the trace.
 func (h *hbOrder) unorderedAfter(a int32, perThread map[program.ThreadID][]int32, out []int32) []int32 {
-	ea := &h.ev[a]
+	ea := &h.T.Events[a]
 	for t, bs := range perThread {
 		if t == ea.Thread {
 			continue

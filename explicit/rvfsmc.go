@@ -405,16 +405,11 @@ func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
 // and how many values the forbidden visible sources write: mutations an
 // elder sibling of r's made already (counted as duplicates avoided).
 // forbid is C(r) (nil if undefined); a thread beyond its end had no events
-// when C(r) was set, so it forbids none of them. Each release of a lock is a group of
-// its own.
+// when C(r) was set, so it forbids none of them. Each release of a lock is
+// a group of its own.
 func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbid []int32) (groups [][]program.EventID, avoided int) {
 	lock := r.Kind == program.Acquire
-	prev := mhb.zero // clock of r's program-order predecessor
-	if at := mhb.at[r.Thread]; len(at) > 0 {
-		prev = mhb.row(at[len(at)-1])
-	} else if f := mhb.fork[r.Thread]; f >= 0 {
-		prev = mhb.row(f)
-	}
+	prev := mhb.nextRow(r.Thread) // clock of r's program-order predecessor
 	var ws []int32
 	for i := range tr.Events {
 		e := &tr.Events[i]
@@ -578,7 +573,7 @@ func (s *rvfSMC) decideGroup(q *rvfQuery, group []program.EventID) (program.Sche
 // value is the value the writes of group write.
 func (q *rvfQuery) value(group []program.EventID) int64 {
 	if g := group[0]; g != program.InitID {
-		return q.tr.Events[q.h.at[g.Thread][g.Index]].Value
+		return q.tr.Events[q.h.At[g.Thread][g.Index]].Value
 	}
 	return q.tr.InitValue(q.r.Loc)
 }
