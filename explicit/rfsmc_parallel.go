@@ -190,9 +190,7 @@ func (c *smcCtx) Execution(x program.Execution) bool {
 
 func (c *smcCtx) Finding(f explore.Finding, threads []program.Thread, raceKey string) bool {
 	if !c.Reports(f.Kind) {
-		if f.Kind != explore.KindRace && f.Kind != explore.KindDeadlock {
-			c.Extra(explore.UnreportedEnds, 1)
-		}
+		explore.Unreported(&f, c.Extra)
 		return false // neither counts nor stops the search (explore.Options.Kinds)
 	}
 	return c.finding(smcEntry{finding: &f, threads: threads, raceKey: raceKey})

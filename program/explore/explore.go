@@ -131,11 +131,20 @@ type Options struct {
 }
 
 // UnreportedEnds is the Stats.Extra counter of findings left out by
-// Options.Kinds that end their execution (every kind but a race): what
-// the other threads would have done after them is in no trace, so a race
-// or violation there can be missed (a property checked with Kinds is then
-// not proved by a complete search alone; svcomp.Decide says UNKNOWN).
+// Options.Kinds that end their execution early (every kind but a race, and
+// a deadlock, after which no thread can move): what the other threads would
+// have done after them is in no trace, so a race or violation there can be
+// missed (a property checked with Kinds is then not proved by a complete
+// search alone; svcomp.Decide says UNKNOWN).
 const UnreportedEnds = "unreported_execution_ends"
+
+// Unreported counts f, a finding Options.Kinds leaves out, in extra (a
+// sink's Extra) if it ends its execution early (UnreportedEnds).
+func Unreported(f *Finding, extra func(name string, v float64)) {
+	if f.Kind != KindRace && f.Kind != KindDeadlock {
+		extra(UnreportedEnds, 1)
+	}
+}
 
 // Reports reports whether findings of kind are wanted (Kinds).
 func (o *Options) Reports(kind string) bool {
@@ -256,9 +265,7 @@ func (r *Recorder) Record(s Summary) {
 // is set already.
 func (r *Recorder) Finding(f Finding, threads []program.Thread) bool {
 	if !r.opts.Reports(f.Kind) {
-		if f.Kind != KindRace && f.Kind != KindDeadlock {
-			r.Extra(UnreportedEnds, 1)
-		}
+		Unreported(&f, r.Extra)
 		return false
 	}
 	k := f.Key()
