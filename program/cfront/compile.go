@@ -82,7 +82,7 @@ type switchCase struct {
 func newCompiler(file string, ast *cc.AST) *compiler {
 	return &compiler{
 		file: file, ast: ast,
-		p: &Program{file: file, threadIDs: map[string]program.ThreadID{}}, keys: -1,
+		p: &Program{file: file, threads: newThreadNames()}, keys: -1,
 		globals: map[string]int32{}, locals: map[*cc.Declarator]int32{},
 		funcs: map[string]*function{}, strIDs: map[string]int32{}, fnDefs: map[string]*cc.FunctionDefinition{},
 	}
@@ -121,7 +121,6 @@ func (c *compiler) compile() (p *Program, err error) {
 			p, err = nil, b.err
 		}
 	}()
-	c.p.Thread("0")                                                         // the main thread is id 0
 	c.p.statics = append(c.p.statics, &static{name: "NULL", kind: kString}) // id 0 is the null object
 	// Pass 1: functions and globals.
 	for l := c.ast.TranslationUnit; l != nil; l = l.TranslationUnit {

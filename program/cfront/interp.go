@@ -280,9 +280,7 @@ func (x *execution) run(th *thread) {
 			// does, so this execution cannot go on and the search is
 			// incomplete (Bounded). Executions that never reach it are
 			// explored as usual.
-			x.over = true
-			x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: in.pos,
-				Message: fmt.Sprintf("%s (reached at line %d)", x.p.strs[in.a], in.pos.Line)}
+			x.fail(th, program.Bounded, "%s (reached at line %d)", x.p.strs[in.a], in.pos.Line)
 			return
 		case opBuiltin:
 			if x.builtin(th, in) {

@@ -29,9 +29,21 @@ type Program struct {
 	// then end at once (StopWhen)
 	stop <-chan struct{}
 
-	mu          sync.Mutex
-	threadNames []string
-	threadIDs   map[string]program.ThreadID
+	// threads interns fork-tree names: the one part of a Program that its
+	// executions change (Fresh gives a copy a table of its own)
+	threads *threadNames
+}
+
+// threadNames is a Program's table of thread names and ids.
+type threadNames struct {
+	mu    sync.Mutex
+	names []string
+	ids   map[string]program.ThreadID
+}
+
+// newThreadNames returns a table holding the main thread as id 0.
+func newThreadNames() *threadNames {
+	return &threadNames{names: []string{"0"}, ids: map[string]program.ThreadID{"0": 0}}
 }
 
 // static is a global variable, string literal or function address.
@@ -69,41 +81,46 @@ func (p *Program) StopWhen(ctx context.Context) { p.stop = ctx.Done() }
 // thread from its first execution on; tests give each explorer a fresh
 // one, as the CLI does, so that growing tables are exercised too.
 func (p *Program) Fresh() *Program {
-	q := &Program{file: p.file, code: p.code, funcs: p.funcs, statics: p.statics, strs: p.strs, mainFn: p.mainFn, mainArgs: p.mainArgs,
-		maxEvents: p.maxEvents, maxThreads: p.maxThreads, stepLimit: p.stepLimit, stop: p.stop,
-		threadIDs: map[string]program.ThreadID{}}
-	q.Thread("0") // the main thread is id 0, as after compiling
-	return q
+	q := *p
+	q.threads = newThreadNames()
+	return &q
 }
 
 // Thread implements program.Program: it interns fork-tree names.
 func (p *Program) Thread(name string) program.ThreadID {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if id, ok := p.threadIDs[name]; ok {
+	t := p.threads
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.ids[name]; ok {
 		return id
 	}
-	id := program.ThreadID(len(p.threadNames))
-	p.threadNames = append(p.threadNames, name)
-	p.threadIDs[name] = id
+	id := program.ThreadID(len(t.names))
+	t.names = append(t.names, name)
+	t.ids[name] = id
 	return id
 }
 
+// threadName returns the name of thread id, "?" if it is unknown.
 func (p *Program) threadName(id program.ThreadID) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.threadNames[id]
+	t := p.threads
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if int(id) < 0 || int(id) >= len(t.names) {
+		return "?"
+	}
+	return t.names[id]
 }
 
 // threadTable snapshots the interned threads with their parents.
 func (p *Program) threadTable() []program.Thread {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := make([]program.Thread, len(p.threadNames))
-	for i, name := range p.threadNames {
+	t := p.threads
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]program.Thread, len(t.names))
+	for i, name := range t.names {
 		out[i] = program.Thread{Name: name, Parent: -1}
 		if k := strings.LastIndexByte(name, '.'); k >= 0 {
-			out[i].Parent = p.threadIDs[name[:k]]
+			out[i].Parent = t.ids[name[:k]]
 		}
 	}
 	return out
@@ -118,13 +135,7 @@ func (p *Program) objName(id uint32) string {
 		return fmt.Sprintf("object#%d", id)
 	}
 	tid, n := program.ThreadID(int(id&^dynBit)>>dynThreadShift), int(id&(maxDynPerThr-1))
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	name := "?"
-	if int(tid) < len(p.threadNames) {
-		name = p.threadNames[tid]
-	}
-	return fmt.Sprintf("block(T%s#%d)", name, n)
+	return fmt.Sprintf("block(T%s#%d)", p.threadName(tid), n)
 }
 
 // LocName names a location: the variable, then array indices and field
