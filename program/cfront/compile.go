@@ -226,8 +226,7 @@ func (c *compiler) function(name string, d *cc.Declarator) *function {
 		fn.sret = isAggregate(ft.Result())
 	}
 	fn.atomic = strings.HasPrefix(name, "__VERIFIER_atomic_") && name != "__VERIFIER_atomic_begin" && name != "__VERIFIER_atomic_end"
-	fn.objID = uint32(len(c.p.statics))
-	c.p.statics = append(c.p.statics, &static{name: name, kind: kFunc, fn: fn})
+	fn.objID = uint32(c.addStatic(&static{name: name, kind: kFunc, fn: fn}))
 	c.funcs[name] = fn
 	c.p.funcs = append(c.p.funcs, fn)
 	return fn
@@ -282,9 +281,7 @@ func (c *compiler) mainArgs() {
 	prog := c.stringObj(name)
 	argv := make([]byte, 16)
 	binary.LittleEndian.PutUint64(argv, uint64(mkPtr(uint32(prog), 0)))
-	id := int32(len(c.p.statics))
-	c.p.statics = append(c.p.statics, &static{name: "argv", kind: kString, data: argv})
-	c.p.mainArgs = []int64{1, mkPtr(uint32(id), 0)}
+	c.p.mainArgs = []int64{1, mkPtr(uint32(c.addStatic(&static{name: "argv", kind: kString, data: argv})), 0)}
 }
 
 func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {
@@ -301,9 +298,13 @@ func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {
 	if c.staticBytes += size; c.staticBytes > maxStatics {
 		c.unsupported(d, fmt.Sprintf("more than %d bytes of globals", maxStatics))
 	}
-	id := int32(len(c.p.statics))
-	c.p.statics = append(c.p.statics, &static{name: name, kind: kGlobal, typ: t, data: make([]byte, size), tls: d.IsThreadLocal()})
-	return id
+	return c.addStatic(&static{name: name, kind: kGlobal, typ: t, data: make([]byte, size), tls: d.IsThreadLocal()})
+}
+
+// addStatic adds s to the program's static objects and returns its id.
+func (c *compiler) addStatic(s *static) int32 {
+	c.p.statics = append(c.p.statics, s)
+	return int32(len(c.p.statics) - 1)
 }
 
 // checkType rejects types the interpreter does not model.

@@ -322,12 +322,11 @@ func (c *compiler) stringObj(s string) int32 {
 	if id, ok := c.strIDs[s]; ok {
 		return id
 	}
-	id := int32(len(c.p.statics))
 	data := []byte(s)
 	if len(data) == 0 || data[len(data)-1] != 0 {
 		data = append(data, 0)
 	}
-	c.p.statics = append(c.p.statics, &static{name: "string", kind: kString, data: data})
+	id := c.addStatic(&static{name: "string", kind: kString, data: data})
 	c.strIDs[s] = id
 	return id
 }

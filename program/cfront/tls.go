@@ -27,8 +27,7 @@ func (c *compiler) keyCreate(x *cc.PostfixExpression, as []cc.ExpressionNode) {
 		c.unsupported(x, "pthread_key_create with a destructor (destructors run at thread exit, which is not modelled)")
 	}
 	if c.keys < 0 {
-		c.keys = int32(len(c.p.statics))
-		c.p.statics = append(c.p.statics, &static{name: "<pthread keys>", kind: kGlobal, typ: c.ast.Int, data: make([]byte, 4)})
+		c.keys = c.addStatic(&static{name: "<pthread keys>", kind: kGlobal, typ: c.ast.Int, data: make([]byte, 4)})
 	}
 	pos := toPos(x)
 	c.expr(as[0])
