@@ -146,9 +146,14 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	defer stop()
 	ctx, stopMem := explore.WithMemoryLimit(ctx, limit)
 	defer stopMem()
-	p, err := loadProgram(ctx, file, f.defines, f.includes, f.bounds)
-	if err != nil {
+	var p *cfront.Program
+	if sv != nil && sv.compiled != nil && *sv.compiled != nil {
+		p = (*sv.compiled).Fresh() // a task's program is compiled once for all its properties
+		p.StopWhen(ctx)
+	} else if p, err = loadProgram(ctx, file, f.defines, f.includes, f.bounds); err != nil {
 		return err
+	} else if sv != nil && sv.compiled != nil {
+		*sv.compiled = p
 	}
 	opts := explore.Options{KeepGoing: f.keepGoing}
 	if sv != nil {

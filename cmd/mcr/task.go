@@ -31,6 +31,9 @@ type svRun struct {
 	prop    svcomp.TaskProperty
 	many    bool // one of several properties checked: the verdict line names it
 	verdict *svcomp.Verdict
+	// compiled is shared by a task's runs: the program as the first search
+	// loaded it; the others run on fresh copies (cfront.Program.Fresh)
+	compiled **cfront.Program
 }
 
 // decide sets the verdict from the search's result. The schedules replay
@@ -133,12 +136,14 @@ func runTask(cmd *cobra.Command, file string, f *checkFlags) error {
 	}
 	var errs []error
 	var witnessed *svRun
+	var compiled *cfront.Program
 	for _, sv := range runs {
 		if sv.prop.Property.Kind == "" { // nothing to search for
 			sv.unsure(out, f.json, sv.prop.Property.Unsupported)
 			errs = append(errs, &exitError{code: exitIncomplete})
 			continue
 		}
+		sv.compiled = &compiled
 		err := checkProgram(cmd, prog, f, sv)
 		var ee *exitError
 		if errors.As(err, &ee) && ee.code == exitBadInput {
