@@ -166,18 +166,15 @@ func (x *TraceIndex) Clocks(o Orders) *Clocks {
 func (x *TraceIndex) clocks0(o Orders) *Clocks {
 	t, n := x.T, x.K
 	c := &Clocks{n: n, flat: make([]int32, len(t.Events)*n), tr: t}
+	var preds []int32
 	for i := range t.Events {
 		e := &t.Events[i]
-		p := int32(i)
 		row := c.Of(i)
-		if prev := x.Prev(p); prev >= 0 {
-			copy(row, c.Of(int(prev)))
+		preds = x.MHBPreds(int32(i), preds[:0])
+		for _, q := range preds {
+			row.join(c.Of(int(q)))
 		}
 		switch e.Kind {
-		case Join:
-			if end := x.Last(ThreadID(e.Value)); end >= 0 && end < p {
-				row.join(c.Of(int(end)))
-			}
 		case Acquire:
 			if s := x.Src[i]; s >= 0 && o&LockOrder != 0 {
 				row.join(c.Of(int(s)))
