@@ -1,6 +1,7 @@
 //go:build cgo && !noz3
 
-// This file implements the binding: it is the only file in mcr that uses cgo or C types.
+// This file implements the binding: it and bv_cgo.go, the bit-vector terms, are the only files in mcr
+// that use cgo or C types.
 //
 // Every Z3 call that can fail goes through one of the small C helpers below, so that a Go operation costs
 // one cgo call and the error of that call is read on the OS thread that made it. Z3 reports errors by
@@ -12,6 +13,7 @@ package z3
 /*
 #cgo LDFLAGS: -lz3
 #include "mcr_z3.h"
+__thread int mcr_err;
 */
 import "C"
 
@@ -41,10 +43,13 @@ type Context struct {
 	ints    C.Z3_sort    // the integer sort, referenced
 	cleanup runtime.Cleanup
 
+	bvs     [64]C.Z3_sort     // bvs[w-1] is the bit-vector sort of width w once made, referenced
 	gen     uint32            // generation of the live Terms
 	asts    []C.Z3_ast        // the arena: asts[i-1] is the AST of Term index i; each holds one reference
+	widths  []uint32          // widths[i-1] is the width of Term i if it is a bit-vector, else 0
 	vars    []uint32          // vars[i] is the arena index of Var(i) in this generation, 0 if none yet
 	names   map[string]uint32 // arena index of IntVar(name) in this generation
+	bvNames map[bvName]uint32 // arena index of BVVar(name, width) in this generation
 	tru     uint32            // arena index of True(), 0 if none yet
 	fls     uint32            // arena index of False(), 0 if none yet
 	scratch []C.Z3_ast        // arguments of n-ary builders
@@ -65,7 +70,8 @@ func NewContext() (*Context, error) {
 	if r.c == nil {
 		return nil, fmt.Errorf("z3: NewContext: Z3 could not create a context")
 	}
-	c := &Context{z: r.c, ints: r.ints, names: map[string]uint32{}, solvers: map[*Solver]struct{}{}}
+	c := &Context{z: r.c, ints: r.ints, names: map[string]uint32{}, bvNames: map[bvName]uint32{},
+		solvers: map[*Solver]struct{}{}}
 	c.cleanup = runtime.AddCleanup(c, deleteContext, r)
 	return c, nil
 }
@@ -87,11 +93,16 @@ func (c *Context) Close() {
 		s.Close()
 	}
 	c.release()
+	for _, s := range c.bvs {
+		if s != nil {
+			C.mcr_dec_sort(c.z, s)
+		}
+	}
 	c.cleanup.Stop()
 	deleteContext(C.mcr_context{c: c.z, ints: c.ints})
-	c.z, c.ints = nil, nil
+	c.z, c.ints, c.bvs = nil, nil, [64]C.Z3_sort{}
 	c.gen++
-	c.asts, c.vars, c.names, c.scratch, c.solvers = nil, nil, nil, nil, nil
+	c.asts, c.widths, c.vars, c.names, c.bvNames, c.scratch, c.solvers = nil, nil, nil, nil, nil, nil, nil
 	c.tru, c.fls, c.err = 0, 0, nil
 }
 
@@ -106,6 +117,7 @@ func (c *Context) Reset() {
 	c.gen++
 	c.vars = c.vars[:0]
 	clear(c.names)
+	clear(c.bvNames)
 	c.tru, c.fls = 0, 0
 	c.err = nil
 }
@@ -116,7 +128,7 @@ func (c *Context) release() {
 		C.mcr_dec_refs(c.z, &c.asts[0], C.size_t(len(c.asts)))
 	}
 	clear(c.asts)
-	c.asts = c.asts[:0]
+	c.asts, c.widths = c.asts[:0], c.widths[:0]
 }
 
 // Err returns the first error of a Term builder since NewContext or the last Reset, or nil. A Context
@@ -163,6 +175,7 @@ func (c *Context) keep(op string, r C.mcr_ast) Term {
 		return Term{}
 	}
 	c.asts = append(c.asts, r.a)
+	c.widths = append(c.widths, uint32(r.width))
 	return Term{c: c, gen: c.gen, idx: uint32(len(c.asts))}
 }
 
@@ -354,7 +367,7 @@ func (c *Context) args1(op string, t Term) (C.Z3_ast, bool) {
 	return a, ok
 }
 
-// Solver is a Z3 solver for the logic QF_IDL, owned by its Context. It is used by the Context's goroutine
+// Solver is a Z3 solver, owned by its Context. It is used by the Context's goroutine
 // only (see the package documentation).
 type Solver struct {
 	c       *Context
@@ -366,8 +379,10 @@ type Solver struct {
 	reason  string      // Z3's reason if the last Check returned Unknown
 }
 
-// NewSolver creates an empty QF_IDL solver (Z3_mk_solver_for_logic) with no timeout. The Context releases
-// it on Close; Solver.Close releases it earlier.
+// NewSolver creates an empty solver with no timeout: Z3's default solver (Z3_mk_solver), which picks its
+// tactic from the assertions at each Check (for order constraints: Z3's QF_IDL tactic), so that it
+// decides integer and bit-vector formulas alike. The Context releases it on Close; Solver.Close releases
+// it earlier.
 func (c *Context) NewSolver() (*Solver, error) {
 	if c.z == nil {
 		return nil, ErrClosed
