@@ -158,11 +158,11 @@ func (c *Context) bvUnary(op string, code C.int, a Term, i, j uint) Term {
 	switch code {
 	case C.MCR_EXTRACT:
 		if j > i || i >= w {
-			return c.fail(op, fmt.Errorf("bits %d..%d of a %d-bit term", i, j, w))
+			return c.fail(op, fmt.Errorf("bits %d..%d of a term of %d bits", i, j, w))
 		}
 	case C.MCR_SIGN_EXT, C.MCR_ZERO_EXT:
 		if i > maxWidth-w {
-			return c.fail(op, fmt.Errorf("%d-bit term extended by %d bits: more than %d bits", w, i, maxWidth))
+			return c.fail(op, fmt.Errorf("term of %d bits extended by %d bits: more than %d bits", w, i, maxWidth))
 		}
 	}
 	return c.keep(op, C.mcr_mk_bv_unary(c.z, code, x, C.uint(i), C.uint(j)))
