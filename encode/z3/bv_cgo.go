@@ -127,7 +127,7 @@ func (c *Context) bvBinary(op string, code C.int, a, b Term) Term {
 	if wa != wb {
 		return c.fail(op, fmt.Errorf("operands of %d and %d bits", wa, wb))
 	}
-	return c.keep(op, C.mcr_mk_bv_binary(c.z, code, x, y))
+	return c.inherit(c.keep(op, C.mcr_mk_bv_binary(c.z, code, x, y)), a)
 }
 
 // BVNeg returns the two's complement negation -a of the bit-vector a, of a's width.
@@ -183,7 +183,7 @@ func (c *Context) Ite(cond, a, b Term) Term {
 	if !ok {
 		return Term{}
 	}
-	return c.keep("Ite", C.mcr_mk_ite(c.z, p, x, y))
+	return c.inherit(c.keep("Ite", C.mcr_mk_ite(c.z, p, x, y)), cond, a, b)
 }
 
 // BoolToBV returns the bit-vector of width bits (1..64) that is 1 if the formula cond holds and 0 if not.

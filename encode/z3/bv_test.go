@@ -3,6 +3,7 @@
 package z3
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -336,4 +337,57 @@ func TestBVErrors(t *testing.T) {
 	if c.BV(1, 8) != (Term{}) || c.BVVar("x", 8) != (Term{}) || c.Err() != ErrClosed {
 		t.Error("bit-vector builders work on a closed Context")
 	}
+}
+
+// TestBVSolverKind checks that a Solver leaves QF_IDL for bit-vector formulas, also ones that are
+// bit-vector comparisons inside integer and boolean terms, and refuses them once it holds order
+// constraints.
+func TestBVSolverKind(t *testing.T) {
+	c, s := newContext(t)
+	z := c.BVVar("z", 32)
+	square3 := c.Eq(c.BVBin(BVMul, z, z), c.BV(3, 32)) // unsat, but sat for the QF_IDL solver
+	for name, f := range map[string]func() Term{
+		"Not":     func() Term { return c.Not(c.Not(square3)) },
+		"And":     func() Term { return c.And(c.Lt(c.Var(0), c.Var(1)), square3) },
+		"Implies": func() Term { return c.Implies(c.True(), square3) },
+		"Ite, Add": func() Term {
+			return c.Eq(c.Add(c.Ite(square3, c.Int(1), c.Int(0)), 1), c.Int(2))
+		},
+	} {
+		s.Close()
+		s, _ = c.NewSolver()
+		assertAll(t, s, f())
+		if res, err := s.Check(context.Background(), 0); res != Unsat || err != nil {
+			t.Errorf("%s: Check = %v, %v; want unsat", name, res, err)
+		}
+	}
+
+	// Open scopes carry over to the new solver; Reset keeps it.
+	s.Close()
+	s, _ = c.NewSolver()
+	for range 2 {
+		if err := s.Push(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	assertAll(t, s, square3)
+	check(t, s, Unsat)
+	if err := s.Pop(2); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, Sat)
+	if err := s.Pop(1); err == nil {
+		t.Error("Pop(1) with no open scope succeeded")
+	}
+	s.Reset()
+	assertAll(t, s, c.Lt(c.Var(0), c.Var(1)), square3)
+	check(t, s, Unsat)
+
+	s.Close()
+	s, _ = c.NewSolver()
+	assertAll(t, s, c.Lt(c.Var(0), c.Var(1)))
+	if err := s.Assert(square3); err == nil || !strings.Contains(err.Error(), "bit-vector") {
+		t.Errorf("Assert of a bit-vector formula after order constraints = %v; want an error", err)
+	}
+	check(t, s, Sat) // the order constraints alone
 }

@@ -257,13 +257,18 @@ static mcr_ast mcr_mk_bool_to_bv(Z3_context c, Z3_sort bv, Z3_ast cond) {
 
 typedef struct { Z3_solver s; int err; } mcr_solver;
 
-// mcr_new_solver makes Z3's default solver, which picks its tactic from the assertions at each Check. (A
-// solver for the logic QF_IDL, Z3_mk_solver_for_logic, answers bit-vector queries wrongly: it found
-// x*x = 3 over 32 bits satisfiable with x = 0.)
-static mcr_solver mcr_new_solver(Z3_context c) {
+// mcr_new_solver makes a solver for the logic QF_IDL if idl, else Z3's default solver, which picks its
+// tactic from the assertions at each Check.
+static mcr_solver mcr_new_solver(Z3_context c, bool idl) {
 	mcr_solver r = {NULL, Z3_OK};
 	mcr_begin();
-	Z3_solver s = Z3_mk_solver(c);
+	Z3_solver s = NULL;
+	if (idl) {
+		Z3_symbol logic = Z3_mk_string_symbol(c, "QF_IDL");
+		if (mcr_err == Z3_OK) s = Z3_mk_solver_for_logic(c, logic);
+	} else {
+		s = Z3_mk_solver(c);
+	}
 	if (mcr_err != Z3_OK || s == NULL) {
 		r.err = mcr_fail();
 		return r;
