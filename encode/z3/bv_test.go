@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 // mask returns the w low bits set (w in 0..64).
@@ -214,7 +215,8 @@ func TestBVSolve(t *testing.T) {
 	// Signed overflow: y > 0 and y + 1 < 0 over 32 bits holds only for the largest int32.
 	s.Reset()
 	y := c.BVVar("y", 32)
-	assertAll(t, s, c.BVCompare(BVSGt, y, c.BV(0, 32)), c.BVCompare(BVSLt, c.BVBin(BVAdd, y, c.BV(1, 32)), c.BV(0, 32)))
+	zero := c.BV(0, 32)
+	assertAll(t, s, c.BVCompare(BVSGt, y, zero), c.BVCompare(BVSLt, c.BVBin(BVAdd, y, c.BV(1, 32)), zero))
 	check(t, s, Sat)
 	m, _ = s.Model()
 	if v, ok := m.BV(y); !ok || v != 1<<31-1 {
@@ -390,4 +392,22 @@ func TestBVSolverKind(t *testing.T) {
 		t.Errorf("Assert of a bit-vector formula after order constraints = %v; want an error", err)
 	}
 	check(t, s, Sat) // the order constraints alone
+}
+
+// An input x of a C program, an unsigned char, must satisfy x*3 + 1 == 16 to take a branch.
+func ExampleContext_BVBin() {
+	c, err := NewContext()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	s, _ := c.NewSolver()
+	x := c.BVVar("x", 8)
+	s.Assert(c.BVCompare(BVEq, c.BVBin(BVAdd, c.BVBin(BVMul, x, c.BV(3, 8)), c.BV(1, 8)), c.BV(16, 8)))
+	res, _ := s.Check(context.Background(), time.Second)
+	m, _ := s.Model()
+	v, _ := m.BV(x)
+	fmt.Println(res, v)
+	// Output: sat 5
 }

@@ -8,9 +8,9 @@
 //
 // It exists because no Go binding of Z3 can be installed here; it is deliberately no more than that. The
 // surface is as small as Nidhugg's SatSolver.h, all cgo lives in two files (z3_cgo.go and, for
-// bit-vectors, bv_cgo.go), and nothing else in mcr touches C types. Builds without cgo, or with the noz3 build tag, get a stub (z3_stub.go) with the same
-// API whose NewContext returns ErrNotBuilt and whose Available reports false; callers then use the
-// explicit backend.
+// bit-vectors, bv_cgo.go), and nothing else in mcr touches C types. Builds without cgo, or with the noz3
+// build tag, get a stub (z3_stub.go) with the same API whose NewContext returns ErrNotBuilt and whose
+// Available reports false; callers then use the explicit backend.
 //
 // # Use
 //

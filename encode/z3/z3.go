@@ -38,10 +38,10 @@ func (r Result) String() string {
 	return "unknown"
 }
 
-// Term is an integer, boolean or bit-vector Z3 expression owned by a Context. It is a small value; copy it freely.
-// A Term is valid from its creation until its Context's next Reset or Close. The zero Term is invalid and
-// is what builders return on failure (see Context.Err). Two Terms built by separate calls may denote the
-// same expression without being ==.
+// Term is an integer, boolean or bit-vector Z3 expression owned by a Context. It is a small value; copy it
+// freely. A Term is valid from its creation until its Context's next Reset or Close. The zero Term is
+// invalid and is what builders return on failure (see Context.Err). Two Terms built by separate calls may
+// denote the same expression without being ==.
 type Term struct {
 	c   *Context
 	gen uint32 // the Context's generation when the Term was made; Reset increments it

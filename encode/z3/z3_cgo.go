@@ -103,7 +103,8 @@ func (c *Context) Close() {
 	deleteContext(C.mcr_context{c: c.z, ints: c.ints})
 	c.z, c.ints, c.bvs = nil, nil, [64]C.Z3_sort{}
 	c.gen++
-	c.asts, c.widths, c.bvIn, c.vars, c.names, c.bvNames, c.scratch, c.solvers = nil, nil, nil, nil, nil, nil, nil, nil
+	c.asts, c.widths, c.bvIn, c.vars, c.scratch = nil, nil, nil, nil, nil
+	c.names, c.bvNames, c.solvers = nil, nil, nil
 	c.tru, c.fls, c.err = 0, 0, nil
 }
 
@@ -401,14 +402,15 @@ type Solver struct {
 
 // NewSolver creates an empty solver with no timeout. It starts as a solver for the logic QF_IDL
 // (Z3_mk_solver_for_logic), the fastest for order constraints, and becomes Z3's default solver
-// (Z3_mk_solver) when a formula with bit-vector terms is its first assertion since NewSolver or Reset: the
-// QF_IDL solver decides bit-vector formulas wrongly. Open scopes carry over; Reset keeps the kind. The Context releases the solver on
-// Close; Solver.Close releases it earlier.
+// (Z3_mk_solver) when its first assertion since NewSolver or Reset has bit-vector terms, for the QF_IDL
+// solver decides bit-vector formulas wrongly (it found x*x = 3 over 32 bits satisfiable). Open scopes
+// carry over; Reset keeps the kind. The Context releases the solver on Close; Solver.Close releases it
+// earlier.
 func (c *Context) NewSolver() (*Solver, error) {
 	if c.z == nil {
 		return nil, ErrClosed
 	}
-	z, err := c.newZ3Solver(true, math.MaxUint32)
+	z, err := c.newZ3Solver("NewSolver", true, math.MaxUint32)
 	if err != nil {
 		return nil, err
 	}
@@ -417,28 +419,28 @@ func (c *Context) NewSolver() (*Solver, error) {
 	return s, nil
 }
 
-// newZ3Solver makes a QF_IDL solver (idl) or Z3's default solver, with the timeout in ms.
-func (c *Context) newZ3Solver(idl bool, timeout C.uint) (C.Z3_solver, error) {
+// newZ3Solver makes a QF_IDL solver (idl) or Z3's default solver, with the timeout in ms, for op.
+func (c *Context) newZ3Solver(op string, idl bool, timeout C.uint) (C.Z3_solver, error) {
 	r := C.mcr_new_solver(c.z, C.bool(idl))
 	if r.err != C.Z3_OK {
-		return nil, c.z3Error("NewSolver", r.err)
+		return nil, c.z3Error(op, r.err)
 	}
 	if code := C.mcr_set_params(c.z, r.s, timeout); code != C.Z3_OK {
-		err := c.z3Error("NewSolver", code)
+		err := c.z3Error(op, code)
 		C.Z3_solver_dec_ref(c.z, r.s)
 		return nil, err
 	}
 	return r.s, nil
 }
 
-// leaveIDL replaces the QF_IDL solver, if nothing was asserted since NewSolver or Reset, by Z3's default solver with the same
-// timeout and as many open scopes.
+// leaveIDL replaces the QF_IDL solver, if nothing was asserted since NewSolver or Reset, by Z3's default
+// solver with the same timeout and as many open scopes.
 func (s *Solver) leaveIDL() error {
 	if s.asserted {
-		return fmt.Errorf("z3: Assert: a formula with bit-vector terms, in a solver that holds order " +
-			"constraints (decided as QF_IDL); assert it in another Solver")
+		return fmt.Errorf("z3: Assert: a formula with bit-vector terms after other formulas, in a solver " +
+			"that decides them as QF_IDL; give bit-vector formulas their own Solver, or assert one first")
 	}
-	z, err := s.c.newZ3Solver(false, s.timeout)
+	z, err := s.c.newZ3Solver("Assert", false, s.timeout)
 	if err != nil {
 		return err
 	}
