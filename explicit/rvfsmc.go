@@ -201,8 +201,61 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return true
 		}
 	}
-	n := len(x.Trace().Events)
-	extendNoReads(x)
+	// Line 1 and lines 2-11, repeated while the only read to mutate is
+	// forced (forcedRead): its one child would be σ̃∘r on x itself.
+	var (
+		mutate []program.Event
+		forced []program.EventID // reads stepped as forced, whose good writes this call set
+		single *singleWriters
+	)
+	defer func() {
+		for _, id := range forced {
+			delete(s.good, id)
+		}
+	}()
+	for {
+		n := len(x.Trace().Events)
+		extendNoReads(x)
+		tr := x.Trace()
+		// Lines 2-5: the writes of σ̂ (and pending RMWs, Appendix A) are new
+		// sources for the ancestors' reads of their location.
+		for i := n; i < len(tr.Events); i++ {
+			if e := &tr.Events[i]; e.Kind == program.Write || e.Kind == program.Release {
+				s.signal(e.Thread, locKey{e.Loc, e.Kind == program.Release})
+			}
+		}
+		mutate = mutate[:0] // lines 6-11
+		for t := 0; t < x.Threads(); t++ {
+			e, st := x.Pending(program.ThreadID(t))
+			if e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) {
+				s.signal(program.ThreadID(t), locKey{e.Loc, false})
+			}
+			if st != program.Enabled || !readLike(&e) {
+				continue
+			}
+			if _, ok := C[e.ID()]; ok {
+				mutate = append(mutate, e)
+			} else {
+				mutate = append([]program.Event{e}, mutate...)
+			}
+		}
+		if over, _ := x.Done(); over || len(mutate) != 1 {
+			break
+		}
+		if single == nil {
+			single = newSingleWriters()
+		}
+		single.add(tr)
+		w, ok := s.forcedRead(single, C, mutate[0])
+		if !ok {
+			break
+		}
+		r := mutate[0].ID()
+		s.good[r] = []program.EventID{w}
+		forced = append(forced, r)
+		s.sink.Extra("forced_reads", 1)
+		x.Step(r.Thread)
+	}
 	snap := *x.Trace() // x runs on below (args), so keep σ̃ as it is now
 	snap.Events = snap.Events[:len(snap.Events):len(snap.Events)]
 	tr := &snap
@@ -210,28 +263,6 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		s.checkValues(tr)
 	}
 	noteTrylocks(s.sink, tr)
-	// Lines 2-5: the writes of σ̂ (and pending RMWs, Appendix A) are new
-	// sources for the ancestors' reads of their location.
-	for i := n; i < len(tr.Events); i++ {
-		if e := &tr.Events[i]; e.Kind == program.Write || e.Kind == program.Release {
-			s.signal(e.Thread, locKey{e.Loc, e.Kind == program.Release})
-		}
-	}
-	var mutate []program.Event // lines 6-11
-	for t := 0; t < x.Threads(); t++ {
-		e, st := x.Pending(program.ThreadID(t))
-		if e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) {
-			s.signal(program.ThreadID(t), locKey{e.Loc, false})
-		}
-		if st != program.Enabled || !readLike(&e) {
-			continue
-		}
-		if _, ok := C[e.ID()]; ok {
-			mutate = append(mutate, e)
-		} else {
-			mutate = append([]program.Event{e}, mutate...)
-		}
-	}
 	if over, _ := x.Done(); over || len(mutate) == 0 {
 		// A maximal trace: the leaf of its class.
 		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
@@ -544,6 +575,103 @@ func shadowedInSection(tr *program.Trace, ix *program.TraceIndex, r program.Even
 		}
 	}
 	return func(w int32) bool { return shadowed[w] }
+}
+
+// singleWriters follows, over a growing trace, which locations one thread
+// alone has written, their last write, and must-happen-before as vector
+// clocks (program order, fork, join), for forcedRead.
+type singleWriters struct {
+	writer map[program.Loc]program.ThreadID // -1: several threads
+	last   map[program.Loc]program.EventID  // the last write
+	clock  [][]int32                        // per thread: events of each thread before its next one
+	seen   int                              // events of the trace added
+}
+
+func newSingleWriters() *singleWriters {
+	return &singleWriters{writer: map[program.Loc]program.ThreadID{}, last: map[program.Loc]program.EventID{}}
+}
+
+func (sw *singleWriters) clockOf(t program.ThreadID) []int32 {
+	for int(t) >= len(sw.clock) {
+		sw.clock = append(sw.clock, nil)
+	}
+	return sw.clock[t]
+}
+
+// join makes thread t's clock at least c.
+func (sw *singleWriters) join(t program.ThreadID, c []int32) {
+	own := sw.clockOf(t)
+	for len(own) < len(c) {
+		own = append(own, 0)
+	}
+	for u, n := range c {
+		own[u] = max(own[u], n)
+	}
+	sw.clock[t] = own
+}
+
+func (sw *singleWriters) add(tr *program.Trace) {
+	for ; sw.seen < len(tr.Events); sw.seen++ {
+		e := &tr.Events[sw.seen]
+		sw.join(e.Thread, nil)
+		c := sw.clock[e.Thread]
+		for len(c) <= int(e.Thread) {
+			c = append(c, 0)
+		}
+		c[e.Thread] = e.Index + 1
+		sw.clock[e.Thread] = c
+		switch e.Kind {
+		case program.Fork:
+			sw.join(program.ThreadID(e.Value), c)
+		case program.Join:
+			if e.Value >= 0 {
+				sw.join(e.Thread, sw.clockOf(program.ThreadID(e.Value)))
+			}
+		case program.Write:
+			sw.last[e.Loc] = e.ID()
+			if t, ok := sw.writer[e.Loc]; !ok {
+				sw.writer[e.Loc] = e.Thread
+			} else if t != e.Thread {
+				sw.writer[e.Loc] = -1
+			}
+		}
+	}
+}
+
+// before reports whether w must happen before the next event of thread t.
+func (sw *singleWriters) before(w program.EventID, t program.ThreadID) bool {
+	c := sw.clockOf(t)
+	return int(w.Thread) < len(c) && c[w.Thread] > w.Index
+}
+
+// forcedRead reports whether r, the only read lines 6-11 give a call, is
+// forced, and its source: a plain read (no RMW, CAS or lock, no
+// dereference a null prediction may be asked about) that C leaves
+// undefined, of a location only one thread has written so far, whose last
+// write must happen before r (r's own thread's, or one made before r's
+// thread was forked). That write hides the writer's earlier ones and
+// init, so VisibleW(r) is that one write, the active write of σ̃, and
+// lines 12-28
+// make exactly one child, σ̃∘r (the auxiliary trace), after which the
+// loop ends (r is not in C: lines 15-16). The call then steps r itself
+// instead of recursing: a long run of such reads (a loop inside a
+// critical section, a spinning thread) cost a level each, O(|σ̃|) time
+// and memory per level (issue 13 case 1, issue 17: a 200,000-event run
+// took 7 GB and never finished its first execution). The skipped levels'
+// causal maps would die with them (each child gets a copy) and their
+// ancestors' backtrack signals stop no one (their loops end anyway); their
+// good writes are set for the subtree as descend does.
+func (s *rvfSMC) forcedRead(sw *singleWriters, C rvfCausal, r program.Event) (program.EventID, bool) {
+	if r.Kind != program.Read || r.Is(program.RMW) || r.Is(program.CAS) || s.cfg.PredictNull && r.Is(program.Deref) {
+		return program.EventID{}, false
+	}
+	if _, ok := C[r.ID()]; ok {
+		return program.EventID{}, false
+	}
+	if t, ok := sw.writer[r.Loc]; !ok || t < 0 || !sw.before(sw.last[r.Loc], r.Thread) {
+		return program.EventID{}, false
+	}
+	return sw.last[r.Loc], true
 }
 
 // rvfQuery is what the queries of one read r share: σ̃ (tr, its schedule
