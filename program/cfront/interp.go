@@ -35,6 +35,9 @@ func (x *execution) run(th *thread) {
 			return
 		}
 		in := &code[th.pc]
+		if x.sym != nil {
+			x.symStep(th, in)
+		}
 		st := th.stack
 		n := len(st)
 		switch in.op {
@@ -81,6 +84,9 @@ func (x *execution) run(th *thread) {
 			}
 			x.readScalar(th, in, o, off, in.pos)
 			st[n-1] = load(o.data[off:], in.w, in.flag&fSigned != 0)
+			if x.sym != nil {
+				th.sstack[n-1] = x.symLoad(th, o, off, in, in.pos)
+			}
 		case opStore, opStorePost:
 			addr := storeAddr(in, st)
 			if addr == 0 && in.flag&fNullOK != 0 {
@@ -266,6 +272,7 @@ func (x *execution) run(th *thread) {
 				return
 			}
 			clear(o.data[off : off+int(in.k)])
+			o.dropCells(off, int(in.k))
 			if in.flag&fUndef != 0 {
 				o.undefine(off, int(in.k))
 			} else {
@@ -343,6 +350,9 @@ func (x *execution) doStore(th *thread, in *instr, o *object, off int) {
 	st := th.stack
 	n := len(st)
 	v := conv(st[n-1], in.w, in.flag&fSigned != 0)
+	if x.sym != nil {
+		x.symStore(th, in, o, off)
+	}
 	o.writeObj(off, int(in.w))
 	if in.flag&fCopy != 0 && th.copyUndef {
 		o.undefine(off, int(in.w)) // an indeterminate member copied (undef.go)
@@ -400,6 +410,10 @@ func (x *execution) fire(th *thread) {
 		}
 		x.readScalar(th, in, o, off, th.pend.Pos)
 		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
+		if x.sym != nil {
+			th.symSync()
+			th.sstack[n-1] = x.symLoad(th, o, off, in, th.pend.Pos)
+		}
 		x.emit(th, program.Read, th.pend.Flags, th.pend.Loc, v, th.pend.Pos)
 		st[n-1] = v
 	case opStore, opStorePost:
