@@ -34,6 +34,7 @@ type checkFlags struct {
 	validateMax int
 	property    string // --property: an SV-COMP property file or name
 	witness     string // --witness: where to write a violation witness
+	inputs      inputFlags
 }
 
 func init() { commands = append(commands, newCheckCmd) }
@@ -73,6 +74,7 @@ timeout or interruption cut the search; an unsupported property).`,
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one solver query")
 	fl.StringVar(&f.dumpDir, "dump-instances", "", "write every MCR seed a decider found satisfiable as a consistency instance file in this directory (for mcr verify; mcr and mcr-seeds)")
 	addBoundFlags(fl, &f.bounds)
+	addInputFlags(fl, &f.inputs)
 	fl.BoolVar(&f.keepGoing, "keep-going", false, "report every finding instead of stopping at the first")
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (findings, then a final stats record) to stdout")
 	fl.StringVar(&f.scheduleOut, "schedule-out", "", "save the first finding's schedule to this file (for mcr replay)")
@@ -177,7 +179,10 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 		opts.Observe = reached.Observe(opts.Observe)
 		opts.Validate = true
 	}
-	res := algo.Explore(ctx, p, opts, cfg)
+	res, err := exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
+	if err != nil {
+		return err
+	}
 	if bar != nil {
 		_ = bar.Finish()
 	}
@@ -207,7 +212,7 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
-		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Steps: fd.Steps}
+		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, Steps: fd.Steps}
 		if err := program.WriteScheduleFile(f.scheduleOut, sf); err != nil {
 			return &exitError{exitBadInput, err}
 		}

@@ -44,7 +44,8 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			if err != nil {
 				return err
 			}
-			x, err := program.Replay(p, program.ResolveSchedule(p, sf.Steps))
+			q := program.WithInputs(p, sf.Inputs)
+			x, err := program.Replay(q, program.ResolveSchedule(q, sf.Steps))
 			out := cmd.OutOrStdout()
 			if err != nil {
 				return badInput(fmt.Errorf("%s does not replay on %s: %v", schedule, args[0], err))

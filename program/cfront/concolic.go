@@ -205,7 +205,7 @@ func (x *execution) symStep(th *thread, in *instr) {
 			ss[n-1] = sym.Bin(sym.OpEq, ss[n-1], sym.Const(0))
 		}
 	case opBool:
-		if ss[n-1] != nil {
+		if ss[n-1] != nil && !isBool(ss[n-1]) {
 			ss[n-1] = sym.Bin(sym.OpNe, ss[n-1], sym.Const(0))
 		}
 	case opPtrDiff, opPtrAdd:
@@ -244,11 +244,14 @@ func (x *execution) symStep(th *thread, in *instr) {
 		switch in.a {
 		case bAssume, bVerifierAssert:
 			if t := ss[n-k]; t != nil {
+				if !isBool(t) {
+					t = sym.Bin(sym.OpNe, t, sym.Const(0))
+				}
 				what := "assume"
 				if in.a == bVerifierAssert {
 					what = "assert"
 				}
-				x.constrain(th, sym.Bin(sym.OpNe, t, sym.Const(0)), st[n-k] != 0, in.pos, what)
+				x.constrain(th, t, st[n-k] != 0, in.pos, what)
 			}
 			clear(ss[n-k:])
 		case bNondet:
@@ -395,4 +398,13 @@ func InputsOf(vars []*sym.Var, vec map[program.InputID]int64) []program.InputVal
 		return out[i].K < out[j].K
 	})
 	return out
+}
+
+// isBool reports whether t is 0 or 1 (a comparison).
+func isBool(t *sym.Term) bool {
+	switch t.Op {
+	case sym.OpEq, sym.OpNe, sym.OpSLt, sym.OpSLe, sym.OpULt, sym.OpULe:
+		return true
+	}
+	return false
 }
