@@ -103,6 +103,9 @@ func (th *thread) setSlotTerm(i int32, t *sym.Term) {
 
 // constrain records that the decision on t came out taken.
 func (x *execution) constrain(th *thread, t *sym.Term, taken bool, pos program.Pos, what string) {
+	for pc := th.pc; pos.Line == 0 && pc > 0; pc-- {
+		pos = x.p.code[pc-1].pos // jumps have no position of their own
+	}
 	x.sym.path.Constraints = append(x.sym.path.Constraints, sym.Constraint{
 		Term: t, Taken: taken, Pos: pos, Thread: th.id, Events: th.nevents, What: what})
 }
@@ -111,6 +114,8 @@ func (x *execution) constrain(th *thread, t *sym.Term, taken bool, pos program.P
 func (x *execution) concretise(th *thread, t *sym.Term, v int64, pos program.Pos, what string) {
 	if t != nil {
 		x.constrain(th, sym.Bin(sym.OpEq, t, sym.Const(v)), true, pos, what)
+		c := &x.sym.path.Constraints[len(x.sym.path.Constraints)-1]
+		c.Conc, c.Value = true, v
 	}
 }
 

@@ -81,7 +81,7 @@ func ExploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 	if io.Solver == nil {
 		io.Solver = sym.Explicit{}
 	}
-	d := &driver{io: io, seenVec: map[string]bool{}, seenQuery: map[[32]byte]bool{}, findings: map[string]bool{}}
+	d := &driver{io: io, seenVec: map[string]bool{}, seenQuery: map[[32]byte]bool{}, concSeen: map[[32]byte]map[int64]bool{}, findings: map[string]bool{}}
 	start := time.Now()
 	d.res.Stats = Stats{Algorithm: a.Name + io.Note, Complete: true}
 	d.push(map[program.InputID]int64{})
@@ -147,6 +147,9 @@ type driver struct {
 	work      []map[program.InputID]int64
 	seenVec   map[string]bool
 	seenQuery map[[32]byte]bool
+	// concSeen: per concretisation point (path prefix and term), the
+	// values seen there
+	concSeen map[[32]byte]map[int64]bool
 	queries   []*sym.Query
 	vectors   int
 	nq        int
@@ -223,12 +226,39 @@ func (d *driver) observe(x program.Execution) {
 		prefix := h.Sum(nil)
 		fh.Write(prefix)
 		fh.Write([]byte("|flip|"))
-		fh.Write([]byte(key))
+		keep := cs[:i:i]
+		if c := &cs[i]; c.Conc {
+			// A concretisation: ask for a value of its term not seen at
+			// this point yet (flipping only the current one would swing
+			// between two values).
+			t := c.Term.A
+			fk := sha256.Sum256([]byte(string(prefix) + "|conc|" + t.String()))
+			seen := d.concSeen[fk]
+			if seen == nil {
+				seen = map[int64]bool{}
+				d.concSeen[fk] = seen
+			}
+			seen[c.Value] = true
+			vals := make([]int64, 0, len(seen))
+			for v := range seen {
+				vals = append(vals, v)
+			}
+			sort.Slice(vals, func(a, b int) bool { return vals[a] < vals[b] })
+			keep = append([]sym.Constraint(nil), keep...)
+			for _, v := range vals {
+				fmt.Fprintf(fh, "%d,", v)
+				if v != c.Value {
+					keep = append(keep, sym.Constraint{Term: sym.Bin(sym.OpEq, t, sym.Const(v)), Taken: false, Pos: c.Pos, Thread: c.Thread, Events: c.Events, What: c.What})
+				}
+			}
+		} else {
+			fh.Write([]byte(key))
+		}
 		var qk [32]byte
 		copy(qk[:], fh.Sum(nil))
 		if !d.seenQuery[qk] {
 			d.seenQuery[qk] = true
-			d.queries = append(d.queries, &sym.Query{Keep: cs[:i:i], Flip: cs[i]})
+			d.queries = append(d.queries, &sym.Query{Keep: keep, Flip: cs[i]})
 		}
 		h.Write([]byte(key))
 		h.Write([]byte{0})

@@ -355,6 +355,10 @@ type Constraint struct {
 	// What says what the constraint is for messages ("branch", "assume",
 	// "index", ...).
 	What string
+	// Conc: a concretisation, Term is (t == Value). Flipping it asks for
+	// a value of t not seen yet at this point of the path.
+	Conc  bool
+	Value int64
 }
 
 // Holds reports whether c holds under env.
