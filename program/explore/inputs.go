@@ -105,6 +105,8 @@ func ExploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 		q := ip.WithInputs(in)
 		o := opts
 		d.queries = d.queries[:0]
+		d.vec = vec
+		d.validate = opts.Validate
 		o.Observe = func(x program.Execution) {
 			if opts.Observe != nil {
 				opts.Observe(x)
@@ -128,6 +130,9 @@ func ExploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 	s.Extra = addExtra(s.Extra, StatInputQueries, float64(d.nq))
 	s.Extra = addExtra(s.Extra, StatInputQueriesSat, float64(d.nsat))
 	s.Extra = addExtra(s.Extra, StatInputQueriesUnknown, float64(d.nunknown))
+	if d.validate {
+		s.Extra = addExtra(s.Extra, "input_path_errors", float64(d.badPaths))
+	}
 	s.Elapsed = time.Since(start)
 	s.Seconds = s.Elapsed.Seconds()
 	sort.SliceStable(d.res.Findings, func(i, j int) bool { return d.res.Findings[i].Key() < d.res.Findings[j].Key() })
@@ -157,6 +162,11 @@ type driver struct {
 	nunknown  int
 	res       Result
 	findings  map[string]bool
+	vec       map[program.InputID]int64 // the vector being explored
+	validate  bool                      // Options.Validate: check every path against vec
+	// badPaths counts constraints that do not hold under the inputs
+	// their execution read (the shadow disagrees with the interpreter)
+	badPaths int
 }
 
 func (d *driver) incomplete(why string) {
@@ -213,6 +223,19 @@ func (d *driver) observe(x program.Execution) {
 	cs := path.Constraints
 	if len(cs) == 0 {
 		return
+	}
+	if d.validate {
+		env := func(v *sym.Var) int64 { return v.Norm(d.vec[v.ID()]) }
+		memo := map[*sym.Term]int64{}
+		for i := range cs {
+			if !cs[i].Holds(env, memo) {
+				d.badPaths++
+				if d.res.Stats.Stopped == "" {
+					d.res.Stats.Stopped = fmt.Sprintf("internal error: the %s constraint at line %d does not hold under the inputs that took it: %s", cs[i].What, cs[i].Pos.Line, cs[i].Key())
+				}
+				d.res.Stats.Complete = false
+			}
+		}
 	}
 	if !d.io.Exhaustive {
 		if why := unordered(x.Trace(), cs); why != "" {

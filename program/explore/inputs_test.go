@@ -15,6 +15,7 @@ import (
 	"mcr/program"
 	"mcr/program/cfront"
 	"mcr/program/explore"
+	"mcr/program/randprog"
 	"mcr/program/sym"
 )
 
@@ -218,4 +219,86 @@ func TestInputsBruteForce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestInputsRandom: on random programs whose threads read small inputs
+// (randprog Options.Inputs: a _Bool, or a char assumed in [-1, 2]) and
+// branch on them, concolic dfs reaches exactly the findings and execution
+// shapes of dfs run once per input vector of the whole domain; concolic
+// rf reaches the same when it says its search is complete, and never
+// more.
+func TestInputsRandom(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	o := randprog.SmallOptions()
+	o.Inputs = true
+	withInputs, rfIncomplete := 0, 0
+	for seed := int64(0); seed < int64(n); seed++ {
+		src := randprog.Generate(seed, o)
+		p, err := cfront.LoadSource(fmt.Sprintf("rand%d.c", seed), []byte(src), cfront.Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		if !explore.HasInputs(p) {
+			continue
+		}
+		withInputs++
+		// the inputs: one per thread that reads one, seen in any execution
+		domains := map[program.InputID][]int64{}
+		gotD := map[string]bool{}
+		resD := explore.ExploreInputs(context.Background(), &explore.DFSAlgorithm, p,
+			explore.Options{KeepGoing: true, Validate: true, Observe: func(x program.Execution) {
+				outcomeObserver(gotD)(x)
+				for _, v := range x.(explore.ConcolicExecution).Concolic().Vars {
+					dom := []int64{0, 1}
+					if !v.Bool {
+						dom = []int64{-2, -1, 0, 1, 2, 3}
+					}
+					domains[v.ID()] = dom
+				}
+			}}, explore.Config{Workers: 1}, explore.InputOptions{Solver: sym.Explicit{}, Exhaustive: true})
+		if !resD.Stats.Complete {
+			t.Errorf("seed %d: concolic dfs incomplete: %s %s\n%s", seed, resD.Stats.Unmodelled, resD.Stats.Stopped, src)
+			continue
+		}
+		wantF, wantO := bruteForce(t, p, domains)
+		if f := findingKeys(resD); !reflect.DeepEqual(f, wantF) {
+			t.Errorf("seed %d: concolic dfs findings %v, brute force %v\n%s", seed, f, wantF, src)
+		}
+		if !reflect.DeepEqual(gotD, wantO) {
+			t.Errorf("seed %d: concolic dfs %d execution shapes, brute force %d\n%s", seed, len(gotD), len(wantO), src)
+		}
+		gotR := map[string]bool{}
+		resR := explore.ExploreInputs(context.Background(), &explicit.RF, p, explore.Options{KeepGoing: true, Validate: true, Observe: outcomeObserver(gotR)},
+			explore.Config{Workers: 1}, explore.InputOptions{Solver: sym.Explicit{}})
+		fR := findingKeys(resR)
+		for k := range fR {
+			if !wantF[k] {
+				t.Errorf("seed %d: concolic rf reports %s, which brute force does not\n%s", seed, k, src)
+			}
+		}
+		for k := range gotR {
+			if !wantO[k] {
+				t.Errorf("seed %d: concolic rf reaches a shape brute force does not: %s\n%s", seed, k, src)
+			}
+		}
+		if !resR.Stats.Complete {
+			rfIncomplete++
+			continue
+		}
+		if !reflect.DeepEqual(fR, wantF) || !reflect.DeepEqual(gotR, wantO) {
+			t.Errorf("seed %d: concolic rf (complete) findings %v and %d shapes, brute force %v and %d\n%s", seed, fR, len(gotR), wantF, len(wantO), src)
+		}
+	}
+	t.Logf("%d of %d programs read inputs; rf said incomplete on %d", withInputs, n, rfIncomplete)
+}
+
+func findingKeys(res *explore.Result) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range res.Findings {
+		out[f.Key()] = true
+	}
+	return out
 }

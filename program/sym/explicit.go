@@ -58,14 +58,40 @@ func (e Explicit) Solve(q *Query) (Status, map[program.InputID]int64, string) {
 	}
 	// the intervals
 	ivs := make([]interval, len(vars))
+	neg := q.Flip
+	neg.Taken = !neg.Taken
 	for i, v := range vars {
-		ivs[i] = typeRange(v)
-		for k := range q.Keep {
-			ivs[i] = ivs[i].meet(bound(&q.Keep[k], v))
+		// bounds on the input itself, and on each conversion of it (an
+		// unsigned input stored in an int): a conversion's interval
+		// carries over to the input when it is non-negative and within
+		// the input's range
+		views := map[view]interval{}
+		for k := 0; k <= len(q.Keep); k++ {
+			c := &neg
+			if k < len(q.Keep) {
+				c = &q.Keep[k]
+			}
+			if vw, iv, ok := bound(c, v); ok {
+				if cur, seen := views[vw]; seen {
+					iv = cur.meet(iv)
+				}
+				views[vw] = iv
+			}
 		}
-		neg := q.Flip
-		neg.Taken = !neg.Taken
-		ivs[i] = ivs[i].meet(bound(&neg, v))
+		ivs[i] = typeRange(v)
+		for vw, iv := range views {
+			if vw.direct {
+				ivs[i] = ivs[i].meet(iv)
+				continue
+			}
+			iv = iv.meet(viewRange(vw))
+			if iv.empty() {
+				return Unsat, nil, ""
+			}
+			if vw.w >= v.W && iv.lo >= 0 && iv.hi <= typeRange(v).hi {
+				ivs[i] = ivs[i].meet(iv)
+			}
+		}
 		if ivs[i].empty() {
 			return Unsat, nil, ""
 		}
@@ -151,9 +177,33 @@ func typeRange(v *Var) interval {
 	return interval{0, int64(1)<<(8*v.W) - 1}
 }
 
-// bound is the interval the constraint c confines v to when c bounds v
-// alone (v cmp constant), else full.
-func bound(c *Constraint, v *Var) interval {
+// view is how a bound sees an input: directly, or converted to w bytes.
+type view struct {
+	direct bool
+	w      uint8
+	signed bool
+}
+
+func viewRange(vw view) interval {
+	switch {
+	case vw.w >= 8:
+		return full
+	case vw.signed:
+		h := int64(1)<<(8*vw.w-1) - 1
+		return interval{-h - 1, h}
+	}
+	return interval{0, int64(1)<<(8*vw.w) - 1}
+}
+
+// bound is the interval the constraint c confines a view of v to when c
+// bounds it alone (view cmp constant); ok false if c is no such bound.
+func bound(c *Constraint, v *Var) (view, interval, bool) {
+	vw := view{direct: true}
+	iv := bound1(c, v, &vw)
+	return vw, iv, iv != full
+}
+
+func bound1(c *Constraint, v *Var, vw *view) interval {
 	t, taken := c.Term, c.Taken
 	// (x != 0) and (x == 0) around a comparison
 	for (t.Op == OpNe || t.Op == OpEq) && t.B.Op == OpConst && t.B.Val == 0 && isCmp(t.A.Op) {
@@ -166,8 +216,9 @@ func bound(c *Constraint, v *Var) interval {
 		return full
 	}
 	isV := func(x *Term) bool {
-		for x.Op == OpConv && x.A.Op == OpVar && !x.A.Var.Bool && x.A.Var.W == x.W && x.A.Var.Signed == x.Signed {
-			x = x.A
+		if x.Op == OpConv && x.A.Op == OpVar && x.A.Var.ID() == v.ID() {
+			*vw = view{w: x.W, signed: x.Signed}
+			return true
 		}
 		return x.Op == OpVar && x.Var.ID() == v.ID()
 	}
@@ -183,7 +234,11 @@ func bound(c *Constraint, v *Var) interval {
 		return full
 	}
 	unsignedOp := op == OpULt || op == OpULe
-	if unsignedOp && (k < 0 || !(v.Bool || !v.Signed && v.W < 8)) {
+	nonNeg := v.Bool || !v.Signed && v.W < 8
+	if !vw.direct {
+		nonNeg = !vw.signed && vw.w < 8
+	}
+	if unsignedOp && (k < 0 || !nonNeg) {
 		return full // unsigned order agrees with the signed one only on non-negative values
 	}
 	if !taken {

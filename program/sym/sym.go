@@ -129,8 +129,8 @@ func ConvTerm(a *Term, w uint8, signed bool) *Term {
 	if a.Op == OpConv && a.W == w && a.Signed == signed {
 		return a
 	}
-	if a.Op == OpVar && !a.Var.Bool && a.Var.W == w && a.Var.Signed == signed {
-		return a
+	if a.Op == OpVar && (a.Var.Bool || a.Var.W == w && a.Var.Signed == signed || a.Var.W < w && (a.Var.Signed == signed || !a.Var.Signed)) {
+		return a // the input's values fit: an identity
 	}
 	return &Term{Op: OpConv, W: w, Signed: signed, A: a}
 }
