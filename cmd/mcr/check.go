@@ -61,6 +61,15 @@ mcr interprets every program in LP64, whatever the task's data model (the
 report says when it differs). --witness writes a violation witness (format
 2.0) for a FALSE verdict.
 
+Inputs: a program that calls __VERIFIER_nondet_* (integer and _Bool types)
+is explored concolically: each input vector, from all zeros, gets a full
+scheduling exploration, and the solver (--input-solver) finds vectors that
+flip the input-dependent decisions of every explored execution. With inputs,
+mcr, mcr-seeds and rvf explore the schedules with rf; rf's input search is
+complete only if the input-dependent decisions are causally ordered (else it
+says so: use --algo dfs). A finding's report and --schedule-out file carry
+its input vector.
+
 Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (a bound,
 timeout or interruption cut the search; an unsupported property).`,
 		Args: cobra.ExactArgs(1),
@@ -188,7 +197,15 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	}
 	var val *explore.Validation
 	if f.validate && ctx.Err() == nil {
-		val = explore.Validate(ctx, p, res, reached, f.keepGoing, f.validateMax)
+		if explore.HasInputs(p) {
+			solver, err := f.inputs.inputSolver(cfg.QueryTimeout)
+			if err != nil {
+				return badInput(err)
+			}
+			val = explore.ValidateInputs(ctx, p, res, f.keepGoing, f.validateMax, explore.InputOptions{Solver: solver, MaxInputs: f.inputs.maxInputs})
+		} else {
+			val = explore.Validate(ctx, p, res, reached, f.keepGoing, f.validateMax)
+		}
 	}
 	if sv != nil {
 		sv.decide(p, res)

@@ -89,6 +89,9 @@ func exploreInputs(ctx context.Context, algo *explore.Algorithm, p program.Progr
 		algo, cfg = rf, c
 	}
 	res := explore.ExploreInputs(ctx, algo, p, opts, cfg, io)
+	if res.Stats.Extra["input_path_errors"] > 0 {
+		res.Stats.Complete = false
+	}
 	if cc, ok := solver.(*sym.CrossCheck); ok && cc.Disagreements > 0 {
 		res.Stats.Extra["input_solver_disagreements"] = float64(cc.Disagreements)
 		res.Stats.Complete = false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -404,4 +405,43 @@ func (d *driver) merge(r *Result, in []program.InputValue, opts Options) bool {
 // schedule replays on.
 func FindingProgram(p program.Program, f *Finding) program.Program {
 	return program.WithInputs(p, f.Inputs)
+}
+
+// ValidateInputs is Validate for a program that reads inputs: it runs
+// the concolic search with dfs (at most limit executions; 0: no limit)
+// and compares the findings. Outcomes are not compared: concolic
+// exploration covers paths, not values, and two searches may pick
+// different input values for one path.
+func ValidateInputs(ctx context.Context, p program.Program, res *Result, keepGoing bool, limit int, io InputOptions) *Validation {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := 0
+	io.Exhaustive, io.Note = true, ""
+	d := ExploreInputs(ctx, &DFSAlgorithm, p, Options{KeepGoing: true, Observe: func(program.Execution) {
+		if n++; limit > 0 && n >= limit {
+			cancel()
+		}
+	}}, Config{}, io)
+	v := &Validation{Interleavings: d.Stats.Executions, Complete: d.Stats.Complete}
+	for _, k := range InvariantCounters {
+		v.Broken += int(res.Stats.Extra[k])
+	}
+	v.Broken += int(res.Stats.Extra["input_path_errors"])
+	want, have := findingSet(d, keepGoing), findingSet(res, keepGoing)
+	for k := range want {
+		if !have[k] && (keepGoing || len(res.Findings) == 0) {
+			v.MissedFindings = append(v.MissedFindings, k)
+		}
+	}
+	if d.Stats.Complete {
+		dk := d.FindingKinds()
+		for _, k := range res.FindingKinds() {
+			if !slices.Contains(dk, k) {
+				v.Extra = append(v.Extra, k)
+			}
+		}
+	}
+	sort.Strings(v.MissedFindings)
+	sort.Strings(v.Extra)
+	return v
 }
