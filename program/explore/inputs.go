@@ -156,15 +156,15 @@ type driver struct {
 	// concSeen: per concretisation point (path prefix and term), the
 	// values seen there
 	concSeen map[[32]byte]map[int64]bool
-	queries   []*sym.Query
-	vectors   int
-	nq        int
-	nsat      int
-	nunknown  int
-	res       Result
-	findings  map[string]bool
-	vec       map[program.InputID]int64 // the vector being explored
-	validate  bool                      // Options.Validate: check every path against vec
+	queries  []*sym.Query
+	vectors  int
+	nq       int
+	nsat     int
+	nunknown int
+	res      Result
+	findings map[string]bool
+	vec      map[program.InputID]int64 // the vector being explored
+	validate bool                      // Options.Validate: check every path against vec
 	// badPaths counts constraints that do not hold under the inputs
 	// their execution read (the shadow disagrees with the interpreter)
 	badPaths int

@@ -131,7 +131,9 @@ func bruteForce(t *testing.T, p program.Program, domains map[program.InputID][]i
 	for id := range domains {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i].Thread+string(rune(ids[i].K)) < ids[j].Thread+string(rune(ids[j].K)) })
+	sort.Slice(ids, func(i, j int) bool {
+		return ids[i].Thread+string(rune(ids[i].K)) < ids[j].Thread+string(rune(ids[j].K))
+	})
 	findings, outcomes := map[string]bool{}, map[string]bool{}
 	var rec func(i int, vec []program.InputValue)
 	rec = func(i int, vec []program.InputValue) {
