@@ -21,8 +21,11 @@ type ScheduleFile struct {
 	Finding string            `json:"finding,omitempty"` // what it reproduces, for humans
 	// Inputs are the values of the program's nondeterministic inputs the
 	// schedule runs with (absent inputs read 0)
-	Inputs []InputValue   `json:"inputs,omitempty"`
-	Steps  []ScheduleStep `json:"steps"`
+	Inputs []InputValue `json:"inputs,omitempty"`
+	// UndefInputs: uninitialised integer locals are inputs too (they
+	// count among a thread's inputs in execution order)
+	UndefInputs bool           `json:"undef_inputs,omitempty"`
+	Steps       []ScheduleStep `json:"steps"`
 }
 
 // ScheduleStep is one step of a ScheduleFile.

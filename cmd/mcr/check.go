@@ -188,10 +188,12 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 		opts.Observe = reached.Observe(opts.Observe)
 		opts.Validate = true
 	}
-	res, err := exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
+	res, q, err := exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
 	if err != nil {
 		return err
 	}
+	undefInputs := q != p
+	p = q // the program the findings replay on (WithUndefInputs)
 	if bar != nil {
 		_ = bar.Finish()
 	}
@@ -229,7 +231,7 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
-		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, Steps: fd.Steps}
+		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, Steps: fd.Steps}
 		if err := program.WriteScheduleFile(f.scheduleOut, sf); err != nil {
 			return &exitError{exitBadInput, err}
 		}

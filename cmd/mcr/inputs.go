@@ -14,6 +14,7 @@ import (
 
 	"mcr/mcr/registry"
 	"mcr/program"
+	"mcr/program/cfront"
 	"mcr/program/explore"
 	"mcr/program/sym"
 )
@@ -66,15 +67,45 @@ func (f *inputFlags) inputSolver(timeout time.Duration) (sym.Solver, error) {
 // mcr-seeds, rvf, vc) identify executions by the values they read, which
 // confuses two writes of the same value with different input terms: with
 // inputs, rf explores the schedules instead, and the statistics say so.
-func exploreInputs(ctx context.Context, algo *explore.Algorithm, p program.Program, opts explore.Options, cfg explore.Config, f *inputFlags) (*explore.Result, error) {
+//
+// A search left incomplete, without a finding, by a read of an
+// uninitialised integer local (whose value C leaves indeterminate) runs
+// again with such locals as inputs (cfront.Program.WithUndefInputs); the
+// program returned is the one the findings replay on.
+func exploreInputs(ctx context.Context, algo *explore.Algorithm, p *cfront.Program, opts explore.Options, cfg explore.Config, f *inputFlags) (*explore.Result, *cfront.Program, error) {
+	var res *explore.Result
 	if !explore.HasInputs(p) {
-		return algo.Explore(ctx, p, opts, cfg), nil
+		res = algo.Explore(ctx, p, opts, cfg)
+	} else {
+		r, err := exploreConcolic(ctx, algo, p, opts, cfg, f, "")
+		if err != nil {
+			return nil, p, err
+		}
+		res = r
 	}
+	if res.Stats.Complete || len(res.Findings) > 0 || !cfront.ReadsUndef(res.Stats.Unmodelled) || ctx.Err() != nil {
+		return res, p, nil
+	}
+	q := p.WithUndefInputs()
+	r, err := exploreConcolic(ctx, algo, q, opts, cfg, f, "uninitialised locals are inputs")
+	if err != nil {
+		return nil, p, err
+	}
+	r.Stats.Executions += res.Stats.Executions
+	r.Stats.Events += res.Stats.Events
+	return r, q, nil
+}
+
+// exploreConcolic is the concolic search of a program with inputs.
+func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Program, opts explore.Options, cfg explore.Config, f *inputFlags, why string) (*explore.Result, error) {
 	solver, err := f.inputSolver(cfg.QueryTimeout)
 	if err != nil {
 		return nil, badInput(err)
 	}
 	io := explore.InputOptions{Solver: solver, MaxInputs: f.maxInputs, Exhaustive: algo.Name == "dfs"}
+	if why != "" {
+		io.Note = " (inputs: " + why + ")"
+	}
 	if algo.Name != "dfs" && algo.Name != "rf" {
 		rf, err := registry.Lookup("rf")
 		if err != nil {
@@ -85,7 +116,11 @@ func exploreInputs(ctx context.Context, algo *explore.Algorithm, p program.Progr
 		if err := rf.Check(c); err != nil {
 			return nil, badInput(fmt.Errorf("the program reads inputs, whose schedules rf explores instead of %s: %v", algo.Name, err))
 		}
-		io.Note = fmt.Sprintf(" (inputs: scheduling explored with rf instead of %s, which identifies executions by values)", algo.Name)
+		io.Note = fmt.Sprintf(" (inputs: scheduling explored with rf instead of %s, which identifies executions by values", algo.Name)
+		if why != "" {
+			io.Note += "; " + why
+		}
+		io.Note += ")"
 		algo, cfg = rf, c
 	}
 	res := explore.ExploreInputs(ctx, algo, p, opts, cfg, io)

@@ -55,3 +55,18 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// TestInputsZ3: the cases only Z3 solves (testdata/c/inputs/*.json with
+// "solver": "z3"): one value of 2^32, a non-linear condition.
+func TestInputsZ3(t *testing.T) {
+	if newZ3InputSolver == nil {
+		t.Skip("built without Z3's bit-vector terms")
+	}
+	runCLICases(t, []cliCase{
+		{[]string{"check", tdIn + "magic.c"}, exitFinding, "T0#0=2230838453"},
+		{[]string{"check", tdIn + "magic.c", "--input-solver", "z3", "--algo", "dfs"}, exitFinding, "T0#0=2230838453"},
+		{[]string{"check", tdIn + "nonlinear.c", "--input-solver", "both"}, exitFinding, "x * x != 49"},
+		{[]string{"check", tdIn + "threads_n.c", "--input-solver", "both", "--keep-going"}, exitFinding, "T0#0=3"},
+		{[]string{"check", tdIn + "safe.c", "--input-solver", "both"}, exitOK, "search complete"},
+	})
+}

@@ -45,6 +45,9 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			if err != nil {
 				return err
 			}
+			if sf.UndefInputs {
+				p = p.WithUndefInputs()
+			}
 			q := program.WithInputs(p, sf.Inputs)
 			x, err := program.Replay(q, program.ResolveSchedule(q, sf.Steps))
 			out := cmd.OutOrStdout()

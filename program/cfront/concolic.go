@@ -3,6 +3,9 @@ package cfront
 import (
 	"fmt"
 	"sort"
+	"strings"
+
+	"modernc.org/cc/v4"
 
 	"mcr/program"
 	"mcr/program/sym"
@@ -412,4 +415,48 @@ func isBool(t *sym.Term) bool {
 		return true
 	}
 	return false
+}
+
+// undefSpec encodes the type of a local declared without initialiser for
+// its declaration's instruction (k): 0 if it is not an integer.
+func undefSpec(t cc.Type) int64 {
+	switch {
+	case t.Kind() == cc.Bool:
+		return 1 | 1<<9 | 1<<10
+	case cc.IsIntegerType(t) && (t.Size() == 1 || t.Size() == 2 || t.Size() == 4 || t.Size() == 8):
+		k := t.Size() | 1<<10
+		if cc.IsSignedInteger(t) {
+			k |= 1 << 8
+		}
+		return k
+	}
+	return 0
+}
+
+// ReadsUndef reports whether the exploration result's incompleteness
+// reason (Stats.Unmodelled) is a read of an uninitialised local, which
+// WithUndefInputs turns into an input.
+func ReadsUndef(reason string) bool {
+	return strings.Contains(reason, "an uninitialised local variable")
+}
+
+// WithUndefInputs returns a copy of p in which every integer local
+// declared without initialiser starts with an input value (SV-COMP: its
+// value is indeterminate), explored concolically like __VERIFIER_nondet_*
+// calls. Uninitialised memory (arrays, structs, address-taken locals,
+// malloc) still reads 0 and makes the search incomplete.
+func (p *Program) WithUndefInputs() *Program {
+	q := *p
+	q.hasInputs, q.undefInputs = true, true
+	return &q
+}
+
+// undefInput returns th's next input for the declaration in, and its term.
+func (x *execution) undefInput(th *thread, in *instr) (int64, *sym.Term) {
+	k := th.ninputs
+	th.ninputs++
+	v := &sym.Var{Thread: th.name, K: k, W: uint8(in.k & 0xff), Signed: in.k&(1<<8) != 0, Bool: in.k&(1<<9) != 0,
+		Type: fmt.Sprintf("uninitialised local at line %d", in.pos.Line)}
+	x.sym.path.Vars = append(x.sym.path.Vars, v)
+	return v.Norm(x.p.inputs[program.InputID{Thread: th.name, K: k}]), sym.NewVar(v)
 }

@@ -59,7 +59,15 @@ func (x *execution) run(th *thread) {
 		case opSetLocal:
 			i := th.frames[len(th.frames)-1].slotBase + in.a
 			if in.flag&fUndef != 0 {
-				th.slotUndef(i, in.w == 1) // w 1: a declaration without initialiser
+				if in.w == 1 && in.k != 0 && x.p.undefInputs {
+					// an indeterminate value is an input (concolic.go)
+					v, t := x.undefInput(th, in)
+					st[n-1] = v
+					th.setSlotTerm(i, t)
+					th.slotUndef(i, false)
+				} else {
+					th.slotUndef(i, in.w == 1) // w 1: a declaration without initialiser
+				}
 			}
 			th.slots[i] = st[n-1]
 			th.stack = st[:n-1]

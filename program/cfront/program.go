@@ -37,6 +37,9 @@ type Program struct {
 	hasInputs bool
 	// inputs is the input vector its executions read (WithInputs)
 	inputs map[program.InputID]int64
+	// undefInputs: an uninitialised integer local starts as an input
+	// (WithUndefInputs)
+	undefInputs bool
 }
 
 // threadNames is a Program's table of thread names and ids.

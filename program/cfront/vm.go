@@ -244,6 +244,9 @@ func (x *execution) Done() (bool, program.Outcome) {
 	waiting, woken := false, false
 	for _, th := range x.threads {
 		if th != nil && th.await != nil {
+			if x.sym != nil && len(th.await.o.symCells) > 0 {
+				x.incomplete("a thread waits on a location that holds an input-dependent value at line %d (whether it is woken is not tracked)", th.await.pos.Line)
+			}
 			// stuck at an await: it waits, unless a write after its read
 			// lets it through (await.go)
 			if th.await.woken() {

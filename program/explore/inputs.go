@@ -345,7 +345,7 @@ func unordered(tr *program.Trace, cs []sym.Constraint) string {
 // query's inputs set).
 func (d *driver) solve(q *sym.Query, vec map[program.InputID]int64) {
 	d.nq++
-	st, model, why := d.io.Solver.Solve(q)
+	st, model, why := d.io.Solver.Solve(q.Slice())
 	switch st {
 	case sym.Sat:
 		d.nsat++

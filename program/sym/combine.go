@@ -89,3 +89,53 @@ func (q *Query) String() string {
 	}
 	return s + "¬" + q.Flip.Key()
 }
+
+// Slice returns q restricted to the constraints that share inputs,
+// directly or through other constraints, with Flip, without repeated
+// constraints. The kept constraints of the other inputs hold under the
+// vector whose path gave the query, so q has a solution iff its slice
+// has one that keeps the other inputs' values.
+func (q *Query) Slice() *Query {
+	varsOf := func(t *Term) map[program.InputID]*Var {
+		m := map[program.InputID]*Var{}
+		Vars(t, map[*Term]bool{}, m)
+		return m
+	}
+	need := varsOf(q.Flip.Term)
+	kv := make([]map[program.InputID]*Var, len(q.Keep))
+	for i := range q.Keep {
+		kv[i] = varsOf(q.Keep[i].Term)
+	}
+	in := make([]bool, len(q.Keep))
+	for changed := true; changed; {
+		changed = false
+		for i, m := range kv {
+			if in[i] {
+				continue
+			}
+			for id := range m {
+				if _, ok := need[id]; ok {
+					in[i], changed = true, true
+					break
+				}
+			}
+			if in[i] {
+				for id, v := range m {
+					need[id] = v
+				}
+			}
+		}
+	}
+	out := &Query{Flip: q.Flip}
+	seen := map[string]bool{}
+	for i := range q.Keep {
+		if !in[i] {
+			continue
+		}
+		if k := q.Keep[i].Key(); !seen[k] {
+			seen[k] = true
+			out.Keep = append(out.Keep, q.Keep[i])
+		}
+	}
+	return out
+}

@@ -331,7 +331,20 @@ func candidates(iv interval, consts map[int64]bool) []int64 {
 	for c := range consts {
 		cs = append(cs, c)
 	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i] < cs[j] })
+	// small magnitudes first: a concretised index excludes the values seen
+	// so far, and their neighbours nearest 0 are the next ones to try
+	abs := func(x int64) uint64 {
+		if x < 0 {
+			return uint64(-x)
+		}
+		return uint64(x)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if a, b := abs(cs[i]), abs(cs[j]); a != b {
+			return a < b
+		}
+		return cs[i] < cs[j]
+	})
 	for _, c := range cs {
 		add(c)
 		if c > math.MinInt64 {
