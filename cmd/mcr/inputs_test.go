@@ -26,6 +26,13 @@ func TestInputsCLI(t *testing.T) {
 		{[]string{"check", tdIn + "safe.c", "--input-solver", "magic"}, exitBadInput, "unknown solver"},
 		{[]string{"check", tdIn + "threads_n.c", "--validate", "--keep-going"}, exitFinding, "validation: OK"},
 	})
+	// an uninitialised local becomes an input; its finding replays
+	usched := filepath.Join(t.TempDir(), "u.json")
+	runCLICases(t, []cliCase{
+		{[]string{"check", tdIn + "uninit.c", "--schedule-out", usched}, exitFinding, "T0#0=42"},
+		{[]string{"check", tdIn + "uninit.c", "--algo", "dfs"}, exitFinding, "uninitialised locals are inputs"},
+		{[]string{"replay", tdIn + "uninit.c", "--schedule", usched}, exitFinding, "assertion `x == 0` failed"},
+	})
 	sf, err := program.ReadScheduleFile(sched)
 	if err != nil {
 		t.Fatal(err)
