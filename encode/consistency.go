@@ -44,8 +44,14 @@ import (
 	"mcr/program"
 )
 
-// DefaultZ3Timeout bounds one consistency check when Z3Decider.Timeout is 0.
+// DefaultZ3Timeout bounds one consistency query when Z3Decider.Timeout is 0.
 const DefaultZ3Timeout = time.Minute
+
+// DefaultMaxAtoms bounds the atoms (O_a < O_b) of one consistency formula
+// when Z3Decider.MaxAtoms is 0. Z3 needs about 300 bytes per atom of
+// these formulas, so this keeps one query's Z3 memory under about 1 GiB;
+// a bigger query is given up (program.ErrUnknown) before it is built.
+const DefaultMaxAtoms = 3_000_000
 
 // Z3Doc describes Z3Decider in one line (help text, backend tables).
 const Z3Doc = "SMT encoding over order variables (QF_IDL), decided by Z3: every model and constraint kind"
@@ -56,9 +62,12 @@ const Z3Doc = "SMT encoding over order variables (QF_IDL), decided by Z3: every 
 // (contexts are not thread-safe) from the ones it keeps, or makes one.
 // Close releases them.
 type Z3Decider struct {
-	// Timeout bounds Z3's search per instance; 0 means DefaultZ3Timeout.
-	// The ctx given to Decide bounds it as well.
+	// Timeout bounds one Decide call, the building of the formula
+	// included (on a long instance that takes longer than Z3's search);
+	// 0 means DefaultZ3Timeout. The ctx given to Decide bounds it as well.
 	Timeout time.Duration
+	// MaxAtoms bounds the size of one formula; 0 means DefaultMaxAtoms.
+	MaxAtoms int
 	// NoPropagate sends the whole formula to Z3 instead of first moving
 	// its unit consequences into the order skeleton (propagate; an
 	// ablation, and a second code path for the differential tests).
@@ -159,20 +168,38 @@ func (d *Z3Decider) decide(ctx context.Context, inst *program.Instance) (program
 	if err := inst.Check(); err != nil {
 		return nil, false, err
 	}
+	timeout := d.Timeout
+	if timeout <= 0 {
+		timeout = DefaultZ3Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	if err := stopped(ctx); err != nil {
 		return nil, false, err
 	}
 	if d.Stats != nil {
 		d.Stats.Encoded.Add(1)
 	}
+	b := &budget{ctx: ctx, maxAtoms: d.MaxAtoms}
+	if b.maxAtoms <= 0 {
+		b.maxAtoms = DefaultMaxAtoms
+	}
 	s := newSkeleton(inst)
 	r := newRules(s)
-	if !s.close() {
-		return nil, false, nil // fork and join wait for each other
+	if !d.NoPropagate {
+		r.soleSources()
 	}
-	cons, ok := r.constraints()
+	if !s.close() {
+		return nil, false, nil // fork and join (or a read and its only source) wait for each other
+	}
+	cons, ok, err := r.constraints(b)
+	if err != nil {
+		return nil, false, err
+	}
 	if ok && !d.NoPropagate {
-		cons, ok = s.propagate(cons)
+		if cons, ok, err = s.propagate(cons, b); err != nil {
+			return nil, false, err
+		}
 		if ok && len(cons) == 0 {
 			// Every rule holds in every linearisation of the skeleton:
 			// no search is left for Z3 to do.
@@ -187,17 +214,15 @@ func (d *Z3Decider) decide(ctx context.Context, inst *program.Instance) (program
 	if !ok {
 		return nil, false, nil // a rule is false on the skeleton alone
 	}
-	if err := stopped(ctx); err != nil { // the encoding of a large instance takes a while
+	if err := stopped(ctx); err != nil {
 		return nil, false, err
-	}
-	timeout := d.Timeout
-	if timeout <= 0 {
-		timeout = DefaultZ3Timeout
 	}
 	if d.Stats != nil {
 		d.Stats.Solved.Add(1)
 	}
-	val, ok, err := d.solve(ctx, s, cons, timeout)
+	dl, _ := ctx.Deadline()
+	// at least 1 ms: Z3 reads a timeout of 0 as none
+	val, ok, err := d.solve(ctx, s, cons, max(time.Until(dl), time.Millisecond))
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -208,6 +233,32 @@ func (d *Z3Decider) decide(ctx context.Context, inst *program.Instance) (program
 func stopped(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("z3: %w: %w", err, program.ErrUnknown)
+	}
+	return nil
+}
+
+// budget bounds the building of one formula: its ctx (which carries the
+// decider's timeout) is polled every so many steps, and its atoms are
+// counted against maxAtoms, so that a long instance is given up as
+// unknown, in time and before its formula exhausts memory, instead of
+// being built whole first (a 20,000-event chain took 6 GB and a minute
+// under --timeout 5s).
+type budget struct {
+	ctx             context.Context
+	atoms, maxAtoms int
+	polls           int
+}
+
+func (b *budget) poll() error {
+	if b.polls++; b.polls%64 != 0 {
+		return nil
+	}
+	return stopped(b.ctx)
+}
+
+func (b *budget) spend(atoms int) error {
+	if b.atoms += atoms; b.atoms > b.maxAtoms {
+		return fmt.Errorf("z3: the consistency formula has over %d atoms, the limit of one query: %w", b.maxAtoms, program.ErrUnknown)
 	}
 	return nil
 }

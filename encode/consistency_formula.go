@@ -98,6 +98,18 @@ func (s *skeleton) simplify(f form) form {
 
 // conjuncts returns the top-level conjuncts of f, to be asserted one by
 // one.
+// size is the number of atoms (O_a < O_b) of f.
+func (f form) size() int {
+	if f.op == opLt {
+		return 1
+	}
+	n := 0
+	for _, g := range f.args {
+		n += g.size()
+	}
+	return n
+}
+
 func (f form) conjuncts() []form {
 	if f.op == opAnd {
 		return f.args

@@ -357,8 +357,10 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 			}
 		}
 	}
-	// Section 7: threads blocked on a lock at the end.
-	if _, out := x.Done(); !out.Kind.IsViolation() || out.Kind == program.Deadlock {
+	// Section 7: threads blocked on a lock at the end. Every execution runs
+	// to its end (a violation stops only its thread, program.Failer), so
+	// this holds after a violation too.
+	{
 		for t := 0; t < x.Threads(); t++ {
 			b, st := x.Pending(program.ThreadID(t))
 			if st != program.Waiting || b.Kind != program.Acquire {

@@ -182,15 +182,16 @@ func (c *smcCtx) Execution(x program.Execution) bool {
 	if c.node.Put(smcEntry{exec: &e}) {
 		return true
 	}
-	if f, ok := explore.ExecutionFinding(x); ok {
-		return c.Finding(f, x.Trace().Threads, "")
+	for _, f := range explore.ExecutionFindings(x) {
+		if c.Finding(f, x.Trace().Threads, "") {
+			return true
+		}
 	}
 	return false
 }
 
 func (c *smcCtx) Finding(f explore.Finding, threads []program.Thread, raceKey string) bool {
 	if !c.Reports(f.Kind) {
-		explore.Unreported(&f, c.Extra)
 		return false // neither counts nor stops the search (explore.Options.Kinds)
 	}
 	return c.finding(smcEntry{finding: &f, threads: threads, raceKey: raceKey})

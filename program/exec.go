@@ -49,10 +49,10 @@ func (k OutcomeKind) IsViolation() bool {
 // Maximal reports whether an execution that ended with k ran every thread
 // as far as it could go (normal end, deadlock, bound), so that its outcome
 // (event set, value function) is the same for every execution of its
-// reads-from class. A violation stops the execution at the failing event,
-// wherever the other threads are, and a blocked execution is infeasible
-// past its failed assumption: explorers compare those by their findings
-// and classes, not by their outcomes.
+// reads-from class. A violation stops its thread, which has no end state
+// (the others run on, Failer), and a blocked execution is infeasible past
+// its failed assumption: explorers compare those by their findings and
+// classes, not by their outcomes.
 func (k OutcomeKind) Maximal() bool {
 	return k == Normal || k == Deadlock || k == Bounded
 }
@@ -79,8 +79,8 @@ const (
 	// Absent: the thread id is known to the program (another execution
 	// created it) but this execution has not created it.
 	Absent
-	// Stuck: the thread's __VERIFIER_assume failed, or it called exit or
-	// abort; it never runs again and never ends (a join of it waits
+	// Stuck: the thread's __VERIFIER_assume failed, it called exit or
+	// abort, or it failed (Failer); it never runs again and never ends (a join of it waits
 	// forever). It has no pending event.
 	Stuck
 )
@@ -109,6 +109,35 @@ type Execution interface {
 	Done() (bool, Outcome)
 	// Trace returns the events executed so far (shared; do not modify).
 	Trace() *Trace
+}
+
+// Failer is implemented by executions in which a violation (a failed
+// assertion, a null dereference, a runtime error) stops only its thread,
+// which is then Stuck, while the others run on: Failures returns every such
+// violation of the execution so far, in the order they happened. Done's
+// outcome is then the first of them (or Bounded, if a bound cut the run).
+type Failer interface {
+	Failures() []Failure
+}
+
+// Failure is one violation of an execution and when it happened.
+type Failure struct {
+	Outcome
+	// Events is the length of the trace when it happened: the trace's first
+	// Events events are a schedule that leads to it.
+	Events int
+}
+
+// Failures returns the violations of x other than a deadlock: x.Failures()
+// if x is a Failer, else Done's outcome if it is one.
+func Failures(x Execution) []Failure {
+	if f, ok := x.(Failer); ok {
+		return f.Failures()
+	}
+	if _, out := x.Done(); out.Kind.IsViolation() && out.Kind != Deadlock {
+		return []Failure{{Outcome: out, Events: len(x.Trace().Events)}}
+	}
+	return nil
 }
 
 // Unmodelled is implemented by executions that can take a step the

@@ -63,12 +63,24 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			}
 			n := len(sf.Steps)
 			_, outcome := x.Done()
-			if outcome.Kind.IsViolation() {
+			// A violation stops only its thread (program.Failer): the
+			// interleaving is shown up to the first one; a deadlock is
+			// shown whole.
+			failures := program.Failures(x)
+			switch {
+			case len(failures) > 0:
+				n = min(len(tr.Events), max(n, failures[0].Events))
+			case outcome.Kind == program.Deadlock:
 				n = len(tr.Events)
 			}
 			printInterleaving(out, tr, n)
-			if outcome.Kind.IsViolation() {
-				fmt.Fprintf(out, "outcome: %s: %s at line %s\n", outcome.Kind, outcome.Message, outcome.Pos)
+			for _, f := range failures {
+				fmt.Fprintf(out, "outcome: %s: %s at line %s\n", f.Kind, f.Message, f.Pos)
+			}
+			if outcome.Kind == program.Deadlock {
+				fmt.Fprintf(out, "outcome: %s: %s\n", outcome.Kind, outcome.Message)
+			}
+			if len(failures) > 0 || outcome.Kind == program.Deadlock {
 				return &exitError{code: exitFinding}
 			}
 			if n >= 2 && program.Conflicts(&tr.Events[n-2], &tr.Events[n-1]) {

@@ -1,13 +1,16 @@
 // Package z3 is a small cgo binding to Debian's libz3 (libz3-dev), just large enough to decide the
 // integer-difference-logic (QF_IDL) order constraints that mcr's encodings produce: every event e has an
 // integer order variable O_e, and the constraints are O_a < O_b, O_a - O_b <= k, equalities, and boolean
-// combinations of those.
+// combinations of those. It also has fixed-width bit-vector terms (BVVar, BV, BVBin, BVCompare...), whose
+// operations are those of C's integer types, for path conditions over a C program's inputs. A Solver
+// decides order constraints as QF_IDL and switches to Z3's default solver when its first assertion has
+// bit-vector terms (see Context.NewSolver); one Solver does not take both kinds.
 //
 // It exists because no Go binding of Z3 can be installed here; it is deliberately no more than that. The
-// surface is as small as Nidhugg's SatSolver.h, all cgo lives in one file (z3_cgo.go), and nothing else in
-// mcr touches C types. Builds without cgo, or with the noz3 build tag, get a stub (z3_stub.go) with the same
-// API whose NewContext returns ErrNotBuilt and whose Available reports false; callers then use the
-// explicit backend.
+// surface is as small as Nidhugg's SatSolver.h, all cgo lives in two files (z3_cgo.go and, for
+// bit-vectors, bv_cgo.go), and nothing else in mcr touches C types. Builds without cgo, or with the noz3
+// build tag, get a stub (z3_stub.go) with the same API whose NewContext returns ErrNotBuilt and whose
+// Available reports false; callers then use the explicit backend.
 //
 // # Use
 //

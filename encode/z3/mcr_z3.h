@@ -11,8 +11,9 @@
 #include <z3.h>
 
 // mcr_err is the first Z3 error code reported on this OS thread since the last mcr_begin. A cgo call runs
-// on one thread from start to end, so each helper sees exactly the errors of its own Z3 calls.
-static __thread int mcr_err;
+// on one thread from start to end, so each helper sees exactly the errors of its own Z3 calls. This header
+// is compiled once per cgo file (z3_cgo.go, bv_cgo.go); z3_cgo.go defines mcr_err, which they all share.
+extern __thread int mcr_err;
 
 static void mcr_on_error(Z3_context c, Z3_error_code e) {
 	(void)c;
@@ -24,11 +25,12 @@ static void mcr_begin(void) { mcr_err = Z3_OK; }
 // mcr_fail is the error to report for a helper whose Z3 call returned no result: Z3's code if it gave one.
 static int mcr_fail(void) { return mcr_err != Z3_OK ? mcr_err : Z3_EXCEPTION; }
 
-typedef struct { Z3_ast a; int err; } mcr_ast;
+// width is the bit-vector width of a if a bit-vector helper made it (see mcr_keep_bv), else 0.
+typedef struct { Z3_ast a; int err; unsigned width; } mcr_ast;
 
 // mcr_keep ends an AST constructor: on success it takes one reference to a for the Go arena.
 static mcr_ast mcr_keep(Z3_context c, Z3_ast a) {
-	mcr_ast r = {NULL, Z3_OK};
+	mcr_ast r = {NULL, Z3_OK, 0};
 	if (mcr_err != Z3_OK || a == NULL) {
 		r.err = mcr_fail();
 		return r;
@@ -136,13 +138,137 @@ static mcr_ast mcr_mk_offset(Z3_context c, Z3_sort ints, int op, Z3_ast t, int64
 	return r;
 }
 
+// mcr_keep_bv is mcr_keep that also reads a's width: 0 if a is not a bit-vector.
+static mcr_ast mcr_keep_bv(Z3_context c, Z3_ast a) {
+	mcr_ast r = mcr_keep(c, a);
+	if (r.a == NULL) return r;
+	Z3_sort s = Z3_get_sort(c, r.a);
+	if (Z3_get_sort_kind(c, s) == Z3_BV_SORT) r.width = Z3_get_bv_sort_size(c, s);
+	return r;
+}
+
+typedef struct { Z3_sort s; int err; } mcr_sort;
+
+// mcr_bv_sort makes the bit-vector sort of the given width and takes one reference to it.
+static mcr_sort mcr_bv_sort(Z3_context c, unsigned width) {
+	mcr_sort r = {NULL, Z3_OK};
+	mcr_begin();
+	Z3_sort s = Z3_mk_bv_sort(c, width);
+	if (mcr_err != Z3_OK || s == NULL) {
+		r.err = mcr_fail();
+		return r;
+	}
+	Z3_inc_ref(c, Z3_sort_to_ast(c, s));
+	r.s = s;
+	return r;
+}
+
+static void mcr_dec_sort(Z3_context c, Z3_sort s) { Z3_dec_ref(c, Z3_sort_to_ast(c, s)); }
+
+// mcr_mk_bv_var makes the constant called name of the bit-vector sort bv.
+static mcr_ast mcr_mk_bv_var(Z3_context c, Z3_sort bv, const char *name) {
+	mcr_begin();
+	Z3_symbol sym = Z3_mk_string_symbol(c, name);
+	if (mcr_err != Z3_OK) return mcr_keep(c, NULL);
+	return mcr_keep_bv(c, Z3_mk_const(c, sym, bv));
+}
+
+static mcr_ast mcr_mk_bv(Z3_context c, Z3_sort bv, uint64_t v) {
+	mcr_begin();
+	return mcr_keep_bv(c, Z3_mk_unsigned_int64(c, v, bv));
+}
+
+// The bit-vector operations of mcr_mk_bv_binary; z3_cgo.go maps BVOp and BVCmp to them.
+enum {
+	MCR_BVADD, MCR_BVSUB, MCR_BVMUL, MCR_BVSDIV, MCR_BVUDIV, MCR_BVSREM, MCR_BVUREM, MCR_BVAND, MCR_BVOR,
+	MCR_BVXOR, MCR_BVSHL, MCR_BVLSHR, MCR_BVASHR,
+	MCR_BVEQ, MCR_BVNE, MCR_BVSLT, MCR_BVSLE, MCR_BVSGT, MCR_BVSGE, MCR_BVULT, MCR_BVULE, MCR_BVUGT, MCR_BVUGE
+};
+
+static mcr_ast mcr_mk_bv_binary(Z3_context c, int op, Z3_ast a, Z3_ast b) {
+	Z3_ast r = NULL, ab[2] = {a, b};
+	mcr_begin();
+	switch (op) {
+	case MCR_BVADD: r = Z3_mk_bvadd(c, a, b); break;
+	case MCR_BVSUB: r = Z3_mk_bvsub(c, a, b); break;
+	case MCR_BVMUL: r = Z3_mk_bvmul(c, a, b); break;
+	case MCR_BVSDIV: r = Z3_mk_bvsdiv(c, a, b); break;
+	case MCR_BVUDIV: r = Z3_mk_bvudiv(c, a, b); break;
+	case MCR_BVSREM: r = Z3_mk_bvsrem(c, a, b); break;
+	case MCR_BVUREM: r = Z3_mk_bvurem(c, a, b); break;
+	case MCR_BVAND: r = Z3_mk_bvand(c, a, b); break;
+	case MCR_BVOR: r = Z3_mk_bvor(c, a, b); break;
+	case MCR_BVXOR: r = Z3_mk_bvxor(c, a, b); break;
+	case MCR_BVSHL: r = Z3_mk_bvshl(c, a, b); break;
+	case MCR_BVLSHR: r = Z3_mk_bvlshr(c, a, b); break;
+	case MCR_BVASHR: r = Z3_mk_bvashr(c, a, b); break;
+	case MCR_BVEQ: r = Z3_mk_eq(c, a, b); break;
+	case MCR_BVNE: r = Z3_mk_distinct(c, 2, ab); break;
+	case MCR_BVSLT: r = Z3_mk_bvslt(c, a, b); break;
+	case MCR_BVSLE: r = Z3_mk_bvsle(c, a, b); break;
+	case MCR_BVSGT: r = Z3_mk_bvsgt(c, a, b); break;
+	case MCR_BVSGE: r = Z3_mk_bvsge(c, a, b); break;
+	case MCR_BVULT: r = Z3_mk_bvult(c, a, b); break;
+	case MCR_BVULE: r = Z3_mk_bvule(c, a, b); break;
+	case MCR_BVUGT: r = Z3_mk_bvugt(c, a, b); break;
+	case MCR_BVUGE: r = Z3_mk_bvuge(c, a, b); break;
+	}
+	return mcr_keep_bv(c, r);
+}
+
+enum { MCR_BVNEG, MCR_BVNOT, MCR_EXTRACT, MCR_SIGN_EXT, MCR_ZERO_EXT };
+
+// mcr_mk_bv_unary makes -a, ~a, bits i..j of a, or a extended by i bits.
+static mcr_ast mcr_mk_bv_unary(Z3_context c, int op, Z3_ast a, unsigned i, unsigned j) {
+	Z3_ast r = NULL;
+	mcr_begin();
+	switch (op) {
+	case MCR_BVNEG: r = Z3_mk_bvneg(c, a); break;
+	case MCR_BVNOT: r = Z3_mk_bvnot(c, a); break;
+	case MCR_EXTRACT: r = Z3_mk_extract(c, i, j, a); break;
+	case MCR_SIGN_EXT: r = Z3_mk_sign_ext(c, i, a); break;
+	case MCR_ZERO_EXT: r = Z3_mk_zero_ext(c, i, a); break;
+	}
+	return mcr_keep_bv(c, r);
+}
+
+static mcr_ast mcr_mk_ite(Z3_context c, Z3_ast cond, Z3_ast a, Z3_ast b) {
+	mcr_begin();
+	return mcr_keep_bv(c, Z3_mk_ite(c, cond, a, b));
+}
+
+// mcr_mk_bool_to_bv makes ite(cond, 1, 0) of the bit-vector sort bv.
+static mcr_ast mcr_mk_bool_to_bv(Z3_context c, Z3_sort bv, Z3_ast cond) {
+	mcr_begin();
+	Z3_ast one = Z3_mk_unsigned_int64(c, 1, bv);
+	if (mcr_err != Z3_OK || one == NULL) return mcr_keep(c, NULL);
+	Z3_inc_ref(c, one);
+	Z3_ast zero = Z3_mk_unsigned_int64(c, 0, bv);
+	if (mcr_err != Z3_OK || zero == NULL) {
+		Z3_dec_ref(c, one);
+		return mcr_keep(c, NULL);
+	}
+	Z3_inc_ref(c, zero);
+	mcr_ast r = mcr_keep_bv(c, Z3_mk_ite(c, cond, one, zero));
+	Z3_dec_ref(c, one);
+	Z3_dec_ref(c, zero);
+	return r;
+}
+
 typedef struct { Z3_solver s; int err; } mcr_solver;
 
-static mcr_solver mcr_new_solver(Z3_context c) {
+// mcr_new_solver makes a solver for the logic QF_IDL if idl, else Z3's default solver, which picks its
+// tactic from the assertions at each Check.
+static mcr_solver mcr_new_solver(Z3_context c, bool idl) {
 	mcr_solver r = {NULL, Z3_OK};
 	mcr_begin();
-	Z3_symbol logic = Z3_mk_string_symbol(c, "QF_IDL");
-	Z3_solver s = mcr_err == Z3_OK ? Z3_mk_solver_for_logic(c, logic) : NULL;
+	Z3_solver s = NULL;
+	if (idl) {
+		Z3_symbol logic = Z3_mk_string_symbol(c, "QF_IDL");
+		if (mcr_err == Z3_OK) s = Z3_mk_solver_for_logic(c, logic);
+	} else {
+		s = Z3_mk_solver(c);
+	}
 	if (mcr_err != Z3_OK || s == NULL) {
 		r.err = mcr_fail();
 		return r;
@@ -231,6 +357,41 @@ static mcr_int mcr_model_int(Z3_context c, Z3_model m, Z3_ast t) {
 		r.v = x;
 		r.ok = true;
 	}
+	Z3_dec_ref(c, v);
+	return r;
+}
+
+typedef struct { uint64_t v; bool ok; } mcr_uint;
+
+// mcr_model_bv evaluates t in m, completing the model, and reads the value as a uint64. ok is false if
+// the evaluation fails or the value is not a bit-vector numeral of at most 64 bits.
+static mcr_uint mcr_model_bv(Z3_context c, Z3_model m, Z3_ast t) {
+	mcr_uint r = {0, false};
+	Z3_ast v = NULL;
+	mcr_begin();
+	if (!Z3_model_eval(c, m, t, true, &v) || mcr_err != Z3_OK || v == NULL) return r;
+	Z3_inc_ref(c, v);
+	Z3_sort s = Z3_get_sort(c, v);
+	uint64_t x = 0;
+	if (Z3_get_sort_kind(c, s) == Z3_BV_SORT && Z3_get_bv_sort_size(c, s) <= 64 &&
+	    Z3_get_numeral_uint64(c, v, &x) && mcr_err == Z3_OK) {
+		r.v = x;
+		r.ok = true;
+	}
+	Z3_dec_ref(c, v);
+	return r;
+}
+
+// mcr_model_bool evaluates the formula t in m, completing the model: Z3_L_TRUE, Z3_L_FALSE, or Z3_L_UNDEF
+// if the evaluation fails or gives no Boolean constant.
+static int mcr_model_bool(Z3_context c, Z3_model m, Z3_ast t) {
+	Z3_ast v = NULL;
+	mcr_begin();
+	if (!Z3_model_eval(c, m, t, true, &v) || mcr_err != Z3_OK || v == NULL) return Z3_L_UNDEF;
+	Z3_inc_ref(c, v);
+	int r = Z3_L_UNDEF;
+	if (Z3_get_sort_kind(c, Z3_get_sort(c, v)) == Z3_BOOL_SORT) r = Z3_get_bool_value(c, v);
+	if (mcr_err != Z3_OK) r = Z3_L_UNDEF;
 	Z3_dec_ref(c, v);
 	return r;
 }

@@ -38,10 +38,10 @@ func (r Result) String() string {
 	return "unknown"
 }
 
-// Term is an integer or boolean Z3 expression owned by a Context. It is a small value; copy it freely.
-// A Term is valid from its creation until its Context's next Reset or Close. The zero Term is invalid and
-// is what builders return on failure (see Context.Err). Two Terms built by separate calls may denote the
-// same expression without being ==.
+// Term is an integer, boolean or bit-vector Z3 expression owned by a Context. It is a small value; copy it
+// freely. A Term is valid from its creation until its Context's next Reset or Close. The zero Term is
+// invalid and is what builders return on failure (see Context.Err). Two Terms built by separate calls may
+// denote the same expression without being ==.
 type Term struct {
 	c   *Context
 	gen uint32 // the Context's generation when the Term was made; Reset increments it
@@ -55,3 +55,40 @@ type Model struct {
 	s   *Solver
 	gen uint64 // the Solver's model generation when the Model was returned
 }
+
+// BVOp identifies a binary bit-vector operation of Context.BVBin. Both operands and the result have one
+// width. The signed operations read the operands in two's complement.
+type BVOp int
+
+const (
+	BVAdd  BVOp = iota // a + b modulo 2^width
+	BVSub              // a - b modulo 2^width
+	BVMul              // a * b modulo 2^width
+	BVSDiv             // signed division, rounding toward zero (C's /)
+	BVUDiv             // unsigned division
+	BVSRem             // signed remainder, with the sign of a (C's %)
+	BVURem             // unsigned remainder
+	BVAnd              // bitwise and
+	BVOr               // bitwise or
+	BVXor              // bitwise exclusive or
+	BVShl              // a shifted left by b (unsigned) bits: 0 if b >= width
+	BVLShr             // a shifted right by b (unsigned) bits, filling with zeros: 0 if b >= width
+	BVAShr             // a shifted right by b (unsigned) bits, copying the sign bit
+)
+
+// BVCmp identifies a comparison of two bit-vectors of one width, for Context.BVCompare; the result is a
+// Boolean term. The signed comparisons read the operands in two's complement.
+type BVCmp int
+
+const (
+	BVEq  BVCmp = iota // a = b
+	BVNe               // a != b
+	BVSLt              // a < b, signed
+	BVSLe              // a <= b, signed
+	BVSGt              // a > b, signed
+	BVSGe              // a >= b, signed
+	BVULt              // a < b, unsigned
+	BVULe              // a <= b, unsigned
+	BVUGt              // a > b, unsigned
+	BVUGe              // a >= b, unsigned
+)

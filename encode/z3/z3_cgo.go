@@ -1,6 +1,7 @@
 //go:build cgo && !noz3
 
-// This file implements the binding: it is the only file in mcr that uses cgo or C types.
+// This file implements the binding: it and bv_cgo.go, the bit-vector terms, are the only files in mcr
+// that use cgo or C types.
 //
 // Every Z3 call that can fail goes through one of the small C helpers below, so that a Go operation costs
 // one cgo call and the error of that call is read on the OS thread that made it. Z3 reports errors by
@@ -12,6 +13,7 @@ package z3
 /*
 #cgo LDFLAGS: -lz3
 #include "mcr_z3.h"
+__thread int mcr_err;
 */
 import "C"
 
@@ -41,10 +43,14 @@ type Context struct {
 	ints    C.Z3_sort    // the integer sort, referenced
 	cleanup runtime.Cleanup
 
+	bvs     [64]C.Z3_sort     // bvs[w-1] is the bit-vector sort of width w once made, referenced
 	gen     uint32            // generation of the live Terms
 	asts    []C.Z3_ast        // the arena: asts[i-1] is the AST of Term index i; each holds one reference
+	widths  []uint32          // widths[i-1] is the width of Term i if it is a bit-vector, else 0
+	bvIn    []bool            // bvIn[i-1]: Term i is or contains a bit-vector term (see Solver.Assert)
 	vars    []uint32          // vars[i] is the arena index of Var(i) in this generation, 0 if none yet
 	names   map[string]uint32 // arena index of IntVar(name) in this generation
+	bvNames map[bvName]uint32 // arena index of BVVar(name, width) in this generation
 	tru     uint32            // arena index of True(), 0 if none yet
 	fls     uint32            // arena index of False(), 0 if none yet
 	scratch []C.Z3_ast        // arguments of n-ary builders
@@ -65,7 +71,8 @@ func NewContext() (*Context, error) {
 	if r.c == nil {
 		return nil, fmt.Errorf("z3: NewContext: Z3 could not create a context")
 	}
-	c := &Context{z: r.c, ints: r.ints, names: map[string]uint32{}, solvers: map[*Solver]struct{}{}}
+	c := &Context{z: r.c, ints: r.ints, names: map[string]uint32{}, bvNames: map[bvName]uint32{},
+		solvers: map[*Solver]struct{}{}}
 	c.cleanup = runtime.AddCleanup(c, deleteContext, r)
 	return c, nil
 }
@@ -87,11 +94,17 @@ func (c *Context) Close() {
 		s.Close()
 	}
 	c.release()
+	for _, s := range c.bvs {
+		if s != nil {
+			C.mcr_dec_sort(c.z, s)
+		}
+	}
 	c.cleanup.Stop()
 	deleteContext(C.mcr_context{c: c.z, ints: c.ints})
-	c.z, c.ints = nil, nil
+	c.z, c.ints, c.bvs = nil, nil, [64]C.Z3_sort{}
 	c.gen++
-	c.asts, c.vars, c.names, c.scratch, c.solvers = nil, nil, nil, nil, nil
+	c.asts, c.widths, c.bvIn, c.vars, c.scratch = nil, nil, nil, nil, nil
+	c.names, c.bvNames, c.solvers = nil, nil, nil
 	c.tru, c.fls, c.err = 0, 0, nil
 }
 
@@ -106,6 +119,7 @@ func (c *Context) Reset() {
 	c.gen++
 	c.vars = c.vars[:0]
 	clear(c.names)
+	clear(c.bvNames)
 	c.tru, c.fls = 0, 0
 	c.err = nil
 }
@@ -116,7 +130,7 @@ func (c *Context) release() {
 		C.mcr_dec_refs(c.z, &c.asts[0], C.size_t(len(c.asts)))
 	}
 	clear(c.asts)
-	c.asts = c.asts[:0]
+	c.asts, c.widths, c.bvIn = c.asts[:0], c.widths[:0], c.bvIn[:0]
 }
 
 // Err returns the first error of a Term builder since NewContext or the last Reset, or nil. A Context
@@ -163,7 +177,24 @@ func (c *Context) keep(op string, r C.mcr_ast) Term {
 		return Term{}
 	}
 	c.asts = append(c.asts, r.a)
+	c.widths = append(c.widths, uint32(r.width))
+	c.bvIn = append(c.bvIn, r.width > 0)
 	return Term{c: c, gen: c.gen, idx: uint32(len(c.asts))}
+}
+
+// inherit records that t, just made from the live Terms args, contains a bit-vector term if one of them
+// does, and returns t.
+func (c *Context) inherit(t Term, args ...Term) Term {
+	if t.idx == 0 {
+		return t
+	}
+	for _, a := range args {
+		if c.bvIn[a.idx-1] {
+			c.bvIn[t.idx-1] = true
+			break
+		}
+	}
+	return t
 }
 
 // term returns the live Term of c at arena index idx.
@@ -253,7 +284,7 @@ func (c *Context) offset(op string, code C.int, t Term, k int64) Term {
 	if k == 0 {
 		return t
 	}
-	return c.keep(op, C.mcr_mk_offset(c.z, c.ints, code, a, C.int64_t(k)))
+	return c.inherit(c.keep(op, C.mcr_mk_offset(c.z, c.ints, code, a, C.int64_t(k))), t)
 }
 
 // Lt returns the formula a < b of two integer terms.
@@ -283,7 +314,7 @@ func (c *Context) binary(op string, code C.int, a, b Term) Term {
 	if !ok {
 		return Term{}
 	}
-	return c.keep(op, C.mcr_mk_binary(c.z, code, x, y))
+	return c.inherit(c.keep(op, C.mcr_mk_binary(c.z, code, x, y)), a, b)
 }
 
 // Not returns the negation of the formula t.
@@ -292,7 +323,7 @@ func (c *Context) Not(t Term) Term {
 	if !ok {
 		return Term{}
 	}
-	return c.keep("Not", C.mcr_mk_not(c.z, a))
+	return c.inherit(c.keep("Not", C.mcr_mk_not(c.z, a)), t)
 }
 
 // And returns the conjunction of the formulas ts: True() if there are none, ts[0] if there is one.
@@ -338,7 +369,7 @@ func (c *Context) nary(op string, code C.int, ts []Term, empty func() Term) Term
 		args = append(args, a)
 	}
 	c.scratch = args
-	return c.keep(op, C.mcr_mk_nary(c.z, code, C.uint(len(args)), &args[0]))
+	return c.inherit(c.keep(op, C.mcr_mk_nary(c.z, code, C.uint(len(args)), &args[0])), ts...)
 }
 
 // args1 checks one argument of builder op.
@@ -354,36 +385,75 @@ func (c *Context) args1(op string, t Term) (C.Z3_ast, bool) {
 	return a, ok
 }
 
-// Solver is a Z3 solver for the logic QF_IDL, owned by its Context. It is used by the Context's goroutine
-// only (see the package documentation).
+// Solver is a Z3 solver, owned by its Context. It is used by the Context's goroutine only (see the
+// package documentation).
 type Solver struct {
-	c       *Context
-	z       C.Z3_solver // nil once closed
-	timeout C.uint      // timeout in ms currently set in Z3 (math.MaxUint32: none)
-	sat     bool        // the last Check returned Sat and nothing was asserted, pushed or popped since
-	model   C.Z3_model  // the model of that Check once Model was called, referenced; else nil
-	gen     uint64      // model generation: incremented whenever the model goes stale
-	reason  string      // Z3's reason if the last Check returned Unknown
+	c        *Context
+	z        C.Z3_solver // nil once closed
+	idl      bool        // z is a QF_IDL solver, not yet replaced by Z3's default one (see NewSolver)
+	asserted bool        // something was asserted since NewSolver or Reset
+	scopes   int         // scopes opened by Push and not yet closed
+	timeout  C.uint      // timeout in ms currently set in Z3 (math.MaxUint32: none)
+	sat      bool        // the last Check returned Sat and nothing was asserted, pushed or popped since
+	model    C.Z3_model  // the model of that Check once Model was called, referenced; else nil
+	gen      uint64      // model generation: incremented whenever the model goes stale
+	reason   string      // Z3's reason if the last Check returned Unknown
 }
 
-// NewSolver creates an empty QF_IDL solver (Z3_mk_solver_for_logic) with no timeout. The Context releases
-// it on Close; Solver.Close releases it earlier.
+// NewSolver creates an empty solver with no timeout. It starts as a solver for the logic QF_IDL
+// (Z3_mk_solver_for_logic), the fastest for order constraints, and becomes Z3's default solver
+// (Z3_mk_solver) when its first assertion since NewSolver or Reset has bit-vector terms, for the QF_IDL
+// solver decides bit-vector formulas wrongly (it found x*x = 3 over 32 bits satisfiable). Open scopes
+// carry over; Reset keeps the kind. The Context releases the solver on Close; Solver.Close releases it
+// earlier.
 func (c *Context) NewSolver() (*Solver, error) {
 	if c.z == nil {
 		return nil, ErrClosed
 	}
-	r := C.mcr_new_solver(c.z)
-	if r.err != C.Z3_OK {
-		return nil, c.z3Error("NewSolver", r.err)
-	}
-	s := &Solver{c: c, z: r.s, timeout: math.MaxUint32}
-	if code := C.mcr_set_params(c.z, s.z, s.timeout); code != C.Z3_OK {
-		err := c.z3Error("NewSolver", code)
-		C.Z3_solver_dec_ref(c.z, s.z)
+	z, err := c.newZ3Solver("NewSolver", true, math.MaxUint32)
+	if err != nil {
 		return nil, err
 	}
+	s := &Solver{c: c, z: z, idl: true, timeout: math.MaxUint32}
 	c.solvers[s] = struct{}{}
 	return s, nil
+}
+
+// newZ3Solver makes a QF_IDL solver (idl) or Z3's default solver, with the timeout in ms, for op.
+func (c *Context) newZ3Solver(op string, idl bool, timeout C.uint) (C.Z3_solver, error) {
+	r := C.mcr_new_solver(c.z, C.bool(idl))
+	if r.err != C.Z3_OK {
+		return nil, c.z3Error(op, r.err)
+	}
+	if code := C.mcr_set_params(c.z, r.s, timeout); code != C.Z3_OK {
+		err := c.z3Error(op, code)
+		C.Z3_solver_dec_ref(c.z, r.s)
+		return nil, err
+	}
+	return r.s, nil
+}
+
+// leaveIDL replaces the QF_IDL solver, if nothing was asserted since NewSolver or Reset, by Z3's default
+// solver with the same timeout and as many open scopes.
+func (s *Solver) leaveIDL() error {
+	if s.asserted {
+		return fmt.Errorf("z3: Assert: a formula with bit-vector terms after other formulas, in a solver " +
+			"that decides them as QF_IDL; give bit-vector formulas their own Solver, or assert one first")
+	}
+	z, err := s.c.newZ3Solver("Assert", false, s.timeout)
+	if err != nil {
+		return err
+	}
+	for range s.scopes {
+		if code := C.mcr_push(s.c.z, z); code != C.Z3_OK {
+			err := s.c.z3Error("Assert", code)
+			C.Z3_solver_dec_ref(s.c.z, z)
+			return err
+		}
+	}
+	C.Z3_solver_dec_ref(s.c.z, s.z)
+	s.z, s.idl = z, false
+	return nil
 }
 
 // Close releases the solver and its model. Using it afterwards reports ErrClosed. Close is idempotent.
@@ -409,8 +479,8 @@ func (s *Solver) stale() {
 }
 
 // Assert adds the formula t. It fails with ErrClosed on a closed solver, with the Context's first builder
-// error (or an invalid-Term error) if t is not a live Term of the solver's Context, and with Z3's error if
-// t is not a formula.
+// error (or an invalid-Term error) if t is not a live Term of the solver's Context, with Z3's error if t
+// is not a formula, and if t has bit-vector terms but the solver holds order constraints (see NewSolver).
 func (s *Solver) Assert(t Term) error {
 	if s.z == nil {
 		return ErrClosed
@@ -423,9 +493,15 @@ func (s *Solver) Assert(t Term) error {
 		return fmt.Errorf("z3: Assert: %w", errInvalidTerm)
 	}
 	s.stale()
+	if s.idl && s.c.bvIn[t.idx-1] {
+		if err := s.leaveIDL(); err != nil {
+			return err
+		}
+	}
 	if code := C.mcr_assert(s.c.z, s.z, a); code != C.Z3_OK {
 		return s.c.z3Error("Assert", code)
 	}
+	s.asserted = true
 	return nil
 }
 
@@ -438,6 +514,7 @@ func (s *Solver) Push() error {
 	if code := C.mcr_push(s.c.z, s.z); code != C.Z3_OK {
 		return s.c.z3Error("Push", code)
 	}
+	s.scopes++
 	return nil
 }
 
@@ -454,6 +531,7 @@ func (s *Solver) Pop(n int) error {
 	if code := C.mcr_pop(s.c.z, s.z, C.uint(n)); code != C.Z3_OK {
 		return s.c.z3Error("Pop", code)
 	}
+	s.scopes -= n
 	return nil
 }
 
@@ -466,6 +544,7 @@ func (s *Solver) Reset() {
 		return
 	}
 	s.stale()
+	s.asserted, s.scopes = false, 0
 	// Z3_solver_reset only drops the solver's internals; it reports no errors.
 	C.mcr_reset(s.c.z, s.z)
 }

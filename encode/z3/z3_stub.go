@@ -80,6 +80,39 @@ func (c *Context) Or(ts ...Term) Term { return Term{} }
 // Distinct returns the zero Term.
 func (c *Context) Distinct(ts ...Term) Term { return Term{} }
 
+// BVVar returns the zero Term.
+func (c *Context) BVVar(name string, width uint) Term { return Term{} }
+
+// BV returns the zero Term.
+func (c *Context) BV(v uint64, width uint) Term { return Term{} }
+
+// BVBin returns the zero Term.
+func (c *Context) BVBin(op BVOp, a, b Term) Term { return Term{} }
+
+// BVCompare returns the zero Term.
+func (c *Context) BVCompare(op BVCmp, a, b Term) Term { return Term{} }
+
+// BVNeg returns the zero Term.
+func (c *Context) BVNeg(a Term) Term { return Term{} }
+
+// BVNot returns the zero Term.
+func (c *Context) BVNot(a Term) Term { return Term{} }
+
+// Extract returns the zero Term.
+func (c *Context) Extract(hi, lo uint, a Term) Term { return Term{} }
+
+// SignExt returns the zero Term.
+func (c *Context) SignExt(n uint, a Term) Term { return Term{} }
+
+// ZeroExt returns the zero Term.
+func (c *Context) ZeroExt(n uint, a Term) Term { return Term{} }
+
+// Ite returns the zero Term.
+func (c *Context) Ite(cond, a, b Term) Term { return Term{} }
+
+// BoolToBV returns the zero Term.
+func (c *Context) BoolToBV(cond Term, width uint) Term { return Term{} }
+
 // NewSolver returns ErrNotBuilt.
 func (c *Context) NewSolver() (*Solver, error) { return nil, ErrNotBuilt }
 
@@ -114,6 +147,12 @@ func (s *Solver) Model() (Model, error) { return Model{}, ErrNotBuilt }
 
 // Int returns false.
 func (m Model) Int(t Term) (int64, bool) { return 0, false }
+
+// BV returns false.
+func (m Model) BV(t Term) (uint64, bool) { return 0, false }
+
+// Bool returns false.
+func (m Model) Bool(t Term) (value, ok bool) { return false, false }
 
 // SMTLIB2 returns "".
 func (s *Solver) SMTLIB2() string { return "" }

@@ -22,7 +22,7 @@ func (x *execution) run(th *thread) {
 	x.cur = th
 	code := x.p.code
 	for steps := 0; ; steps++ {
-		if x.over {
+		if x.over || th.stuck {
 			return
 		}
 		if steps&(1<<16-1) == 1<<16-1 && x.cancelled(th) {

@@ -138,6 +138,9 @@ type execution struct {
 	blocked *program.Outcome
 	// exited is set when a thread called exit or abort (the first)
 	exited *program.Outcome
+	// failures are the violations of the threads that failed, in the order
+	// they happened (fail)
+	failures []program.Failure
 	// arg is the Arg of the next event emitted (a CAS's expected value)
 	arg int64
 	// heapBytes counts the bytes of the live heap blocks and frame variables
@@ -268,6 +271,10 @@ func (x *execution) Done() (bool, program.Outcome) {
 	case x.bounded != nil:
 		// a thread stopped by the bound: blocked threads may wait for it
 		x.outcome = *x.bounded
+	case len(x.failures) > 0:
+		// Threads waiting for a failed thread (for a lock it holds, for its
+		// end) are not deadlocked: the program ended at the failure.
+		x.outcome = x.failures[0].Outcome
 	case x.exited != nil:
 		// The program ended: threads waiting for a lock the exiting thread
 		// holds, or for each other, are not deadlocked, and a failed
@@ -321,16 +328,40 @@ func (x *execution) Trace() *program.Trace {
 	return &x.trace
 }
 
+// fail records a violation (or, for kind Bounded, a tool limit) of th at
+// th.pc.
+//
+// A violation stops only th (Stuck, holding what it holds); the others run
+// on until each ends, waits or stops, as after exit or abort. The failure
+// is local to th, so any run of the others is a run in which it merely came
+// last: their violations and races are real. Ending the whole execution at
+// the failure instead hid the other threads' later writes from the
+// explorers, and with them the reads-from alternatives behind the failure:
+// rf and mcr-seeds missed a race behind a failed assertion under
+// --keep-going (testdata/c/violation_hides_race.c). Every failure of an
+// execution is kept (Failures), since which of two comes first depends on
+// the interleaving, not on the execution's class.
+//
+// A tool limit (Bounded) ends the whole execution: what follows is cut.
 func (x *execution) fail(th *thread, kind program.OutcomeKind, format string, args ...any) {
-	if x.over {
+	if x.over || th.stuck {
 		return
 	}
-	x.over = true
-	x.outcome = program.Outcome{Kind: kind, Thread: th.id, Message: fmt.Sprintf(format, args...)}
+	out := program.Outcome{Kind: kind, Thread: th.id, Message: fmt.Sprintf(format, args...)}
 	if int(th.pc) < len(x.p.code) {
-		x.outcome.Pos = x.p.code[th.pc].pos
+		out.Pos = x.p.code[th.pc].pos
 	}
+	if kind == program.Bounded || x.imaging {
+		x.over = true
+		x.outcome = out
+		return
+	}
+	th.stuck = true
+	x.failures = append(x.failures, program.Failure{Outcome: out, Events: len(x.trace.Events)})
 }
+
+// Failures implements program.Failer.
+func (x *execution) Failures() []program.Failure { return x.failures }
 
 // Step implements program.Execution: fire the pending event of t, then run t
 // to its next event. A read-modify-write fires its read and write together.
@@ -365,7 +396,7 @@ func (x *execution) emit(th *thread, kind program.Kind, flags program.Flags, loc
 }
 
 // resolve checks an access of w bytes at pointer p and returns the object
-// and offset; on an invalid access it ends the execution and returns nil.
+// and offset; on an invalid access th fails (fail) and it returns nil.
 func (x *execution) resolve(th *thread, p int64, w int) (*object, int) {
 	id, off := objOf(p), int(offOf(p))
 	if id == 0 {

@@ -114,7 +114,9 @@ type Options struct {
 	// found, so that it neither counts nor stops the search, and explorers
 	// may skip looking for it (races: no race queries). An SV-COMP property
 	// asks for one kind: unreach-call for assertions, no-data-race for
-	// races. Empty means every kind.
+	// races. Empty means every kind. A violation stops only its thread
+	// (program.Failer), so a dropped one hides nothing the other threads
+	// do after it.
 	Kinds []string
 	// Progress, if set, is called now and then with the statistics so far
 	// (from the exploring goroutine; keep it cheap).
@@ -131,22 +133,6 @@ type Options struct {
 	// otherwise). The search explores the same executions either way. Tests
 	// and `mcr check --validate` set it.
 	Validate bool
-}
-
-// UnreportedEnds is the Stats.Extra counter of findings left out by
-// Options.Kinds that end their execution early (every kind but a race, and
-// a deadlock, after which no thread can move): what the other threads would
-// have done after them is in no trace, so a race or violation there can be
-// missed (a property checked with Kinds is then not proved by a complete
-// search alone; svcomp.Decide says UNKNOWN).
-const UnreportedEnds = "unreported_execution_ends"
-
-// Unreported counts f, a finding Options.Kinds leaves out, in extra (a
-// sink's Extra) if it ends its execution early (UnreportedEnds).
-func Unreported(f *Finding, extra func(name string, v float64)) {
-	if f.Kind != KindRace && f.Kind != KindDeadlock {
-		extra(UnreportedEnds, 1)
-	}
 }
 
 // Reports reports whether findings of kind are wanted (Kinds).
@@ -225,8 +211,10 @@ func (r *Recorder) Execution(x program.Execution) bool {
 		r.opts.Observe(x)
 	}
 	r.Record(Summarize(x))
-	if f, ok := ExecutionFinding(x); ok {
-		return r.Finding(f, x.Trace().Threads)
+	for _, f := range ExecutionFindings(x) {
+		if r.Finding(f, x.Trace().Threads) {
+			return true
+		}
 	}
 	return false
 }
@@ -268,7 +256,6 @@ func (r *Recorder) Record(s Summary) {
 // is set already.
 func (r *Recorder) Finding(f Finding, threads []program.Thread) bool {
 	if !r.opts.Reports(f.Kind) {
-		Unreported(&f, r.Extra)
 		return false
 	}
 	k := f.Key()

@@ -9,24 +9,26 @@ import (
 // This file builds findings, once for every explorer: the violation or
 // deadlock an execution ended in, and a data race between two accesses.
 
-// ExecutionFinding returns the finding of a finished execution x that ended
-// in a violation (an assertion, a runtime error, a null dereference, a
-// deadlock), with x's schedule; ok is false for any other end. A deadlock
-// is located where its threads wait, in source order.
-func ExecutionFinding(x program.Execution) (f Finding, ok bool) {
-	_, out := x.Done()
-	if !out.Kind.IsViolation() {
-		return Finding{}, false
-	}
+// ExecutionFindings returns the findings of a finished execution x: each
+// violation of a thread (an assertion, a runtime error, a null
+// dereference; program.Failures) with the trace prefix that leads to it as
+// its schedule, and a deadlock, located where its threads wait (in source
+// order), with x's schedule. Several threads of one execution may fail: a
+// violation stops only its thread (program.Failer).
+func ExecutionFindings(x program.Execution) []Finding {
 	tr := x.Trace()
-	f = Finding{Kind: out.Kind.String(), Message: out.Message, Schedule: tr.Schedule()}
-	if out.Pos.Line > 0 {
-		f.Locations = []Location{{File: tr.File, Line: out.Pos.Line, Col: out.Pos.Col}}
+	var fs []Finding
+	for _, v := range program.Failures(x) {
+		f := Finding{Kind: v.Kind.String(), Message: v.Message, Schedule: tr.Schedule()[:v.Events]}
+		if v.Pos.Line > 0 {
+			f.Locations = []Location{{File: tr.File, Line: v.Pos.Line, Col: v.Pos.Col}}
+		}
+		fs = append(fs, f)
 	}
-	if out.Kind == program.Deadlock {
-		f.Locations = waitingAt(x)
+	if _, out := x.Done(); out.Kind == program.Deadlock {
+		fs = append(fs, Finding{Kind: out.Kind.String(), Message: out.Message, Schedule: tr.Schedule(), Locations: waitingAt(x)})
 	}
-	return f, true
+	return fs
 }
 
 // waitingAt lists, in source order, where the waiting threads of a

@@ -78,11 +78,6 @@ func Decide(p Property, prog program.Program, res *explore.Result) *Verdict {
 	switch s := res.Stats; {
 	case replayErr != nil:
 		return Unsure(p, "the "+p.Kind+" finding does not replay: "+replayErr.Error())
-	case s.Complete && s.Extra[explore.UnreportedEnds] > 0:
-		// An execution ended at a finding of another kind (a failed
-		// assertion while checking for races): the threads' steps after it
-		// are in no explored trace, so a race there may be missed.
-		return Unsure(p, "executions ended at findings of other properties; what would follow them is not explored")
 	case s.Complete:
 		return &Verdict{Property: p.Name, Result: True}
 	case s.Stopped != "":
@@ -121,11 +116,13 @@ func confirm(prog program.Program, f *explore.Finding) (*explore.Location, error
 	tr := x.Trace()
 	switch f.Kind {
 	case explore.KindAssertion:
-		_, out := x.Done()
-		if out.Kind != program.AssertionFailure {
-			return nil, fmt.Errorf("the replayed execution ends %s", out.Kind)
+		for _, v := range program.Failures(x) {
+			if v.Kind == program.AssertionFailure && v.Message == f.Message {
+				return &explore.Location{File: tr.File, Line: v.Pos.Line, Col: v.Pos.Col}, nil
+			}
 		}
-		return &explore.Location{File: tr.File, Line: out.Pos.Line, Col: out.Pos.Col}, nil
+		_, out := x.Done()
+		return nil, fmt.Errorf("the replayed execution ends %s without the failure", out.Kind)
 	case explore.KindRace:
 		n := len(f.Schedule)
 		if n < 2 {
