@@ -1,5 +1,3 @@
-//go:build z3bv
-
 package encode
 
 import (
