@@ -29,7 +29,7 @@ type inputFlags struct {
 func addInputFlags(fl *pflag.FlagSet, f *inputFlags) {
 	fl.IntVar(&f.domain, "input-domain", sym.DefaultDomain, "inputs (__VERIFIER_nondet_*): the explicit input solver enumerates a query's inputs when they have at most this many value combinations")
 	fl.IntVar(&f.maxInputs, "max-inputs", explore.DefaultMaxInputs, "inputs: explore at most this many input vectors (reaching it makes the search incomplete)")
-	fl.StringVar(&f.solver, "input-solver", "auto", "inputs: solver of the input queries: z3, explicit (enumerates small domains, --input-domain), both (z3, cross-checked by explicit where it applies), auto (z3 if built with it, else explicit; explicit decides what z3 leaves unknown)")
+	fl.StringVar(&f.solver, "input-solver", "auto", "inputs: solver of the input queries: z3, explicit (enumerates small domains, --input-domain), both (z3, cross-checked by explicit where it applies), auto (explicit, and z3 for what explicit leaves undecided when built with it)")
 }
 
 // newZ3InputSolver is set when mcr is built with Z3's bit-vector terms
@@ -49,7 +49,11 @@ func (f *inputFlags) inputSolver(timeout time.Duration) (sym.Solver, error) {
 		if newZ3InputSolver == nil {
 			return ex, nil
 		}
-		return sym.Fallback{First: newZ3InputSolver(timeout), Then: ex}, nil
+		// the explicit solver first: its candidates are small values near
+		// the query's constants (the next index of a concretised array
+		// access, where Z3 picks any value), and it is cheaper than a Z3
+		// call on the small domains it decides
+		return sym.Fallback{First: ex, Then: newZ3InputSolver(timeout)}, nil
 	case "z3", "both":
 		if newZ3InputSolver == nil {
 			return nil, fmt.Errorf("--input-solver %s needs Z3, and this mcr was built without it (CGO_ENABLED=0 or -tags noz3); use --input-solver explicit", f.solver)
