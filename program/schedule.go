@@ -19,7 +19,13 @@ type ScheduleFile struct {
 	Program string            `json:"program,omitempty"` // source file the schedule belongs to
 	Defines map[string]string `json:"defines,omitempty"` // -D definitions it was found with
 	Finding string            `json:"finding,omitempty"` // what it reproduces, for humans
-	Steps   []ScheduleStep    `json:"steps"`
+	// Inputs are the values of the program's nondeterministic inputs the
+	// schedule runs with (absent inputs read 0)
+	Inputs []InputValue `json:"inputs,omitempty"`
+	// UndefInputs: uninitialised integer locals are inputs too (they
+	// count among a thread's inputs in execution order)
+	UndefInputs bool           `json:"undef_inputs,omitempty"`
+	Steps       []ScheduleStep `json:"steps"`
 }
 
 // ScheduleStep is one step of a ScheduleFile.
@@ -121,4 +127,39 @@ func (t *Trace) JSON() *TraceJSON {
 		out.Events[i] = j
 	}
 	return out
+}
+
+// InputID identifies an input: the K-th (from 0) nondeterministic value
+// (__VERIFIER_nondet_*) thread Thread asked for. Threads are named by
+// their fork-tree names, so the identity is the same in every execution.
+type InputID struct {
+	Thread string
+	K      int
+}
+
+// InputValue is one input's value in a schedule file or finding.
+type InputValue struct {
+	Thread string `json:"thread"`
+	K      int    `json:"k"`
+	Value  int64  `json:"value"`
+}
+
+// InputProgram is implemented by programs that read inputs: an
+// exploration runs with one input vector fixed (absent inputs read 0).
+type InputProgram interface {
+	Program
+	// HasInputs reports whether the program can read inputs at all.
+	HasInputs() bool
+	// WithInputs returns a copy of the program whose executions read the
+	// given input values; it shares the thread identities of the original.
+	WithInputs(in []InputValue) Program
+}
+
+// WithInputs returns p with the input vector in, or p itself if in is
+// empty or p reads no inputs.
+func WithInputs(p Program, in []InputValue) Program {
+	if ip, ok := p.(InputProgram); ok && len(in) > 0 {
+		return ip.WithInputs(in)
+	}
+	return p
 }

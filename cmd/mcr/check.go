@@ -34,6 +34,7 @@ type checkFlags struct {
 	validateMax int
 	property    string // --property: an SV-COMP property file or name
 	witness     string // --witness: where to write a violation witness
+	inputs      inputFlags
 }
 
 func init() { commands = append(commands, newCheckCmd) }
@@ -60,6 +61,15 @@ mcr interprets every program in LP64, whatever the task's data model (the
 report says when it differs). --witness writes a violation witness (format
 2.0) for a FALSE verdict.
 
+Inputs: a program that calls __VERIFIER_nondet_* (integer and _Bool types)
+is explored concolically: each input vector, from all zeros, gets a full
+scheduling exploration, and the solver (--input-solver) finds vectors that
+flip the input-dependent decisions of every explored execution. With inputs,
+mcr, mcr-seeds and rvf explore the schedules with rf; rf's input search is
+complete only if the input-dependent decisions are causally ordered (else it
+says so: use --algo dfs). A finding's report and --schedule-out file carry
+its input vector.
+
 Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (a bound,
 timeout or interruption cut the search; an unsupported property).`,
 		Args: cobra.ExactArgs(1),
@@ -73,6 +83,7 @@ timeout or interruption cut the search; an unsupported property).`,
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one solver query")
 	fl.StringVar(&f.dumpDir, "dump-instances", "", "write every MCR seed a decider found satisfiable as a consistency instance file in this directory (for mcr verify; mcr and mcr-seeds)")
 	addBoundFlags(fl, &f.bounds)
+	addInputFlags(fl, &f.inputs)
 	fl.BoolVar(&f.keepGoing, "keep-going", false, "report every finding instead of stopping at the first")
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (findings, then a final stats record) to stdout")
 	fl.StringVar(&f.scheduleOut, "schedule-out", "", "save the first finding's schedule to this file (for mcr replay)")
@@ -177,13 +188,26 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 		opts.Observe = reached.Observe(opts.Observe)
 		opts.Validate = true
 	}
-	res := algo.Explore(ctx, p, opts, cfg)
+	res, q, err := exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
+	if err != nil {
+		return err
+	}
+	undefInputs := q != p
+	p = q // the program the findings replay on (WithUndefInputs)
 	if bar != nil {
 		_ = bar.Finish()
 	}
 	var val *explore.Validation
 	if f.validate && ctx.Err() == nil {
-		val = explore.Validate(ctx, p, res, reached, f.keepGoing, f.validateMax)
+		if explore.HasInputs(p) {
+			solver, err := f.inputs.inputSolver(cfg.QueryTimeout)
+			if err != nil {
+				return badInput(err)
+			}
+			val = explore.ValidateInputs(ctx, p, res, f.keepGoing, f.validateMax, explore.InputOptions{Solver: solver, MaxInputs: f.inputs.maxInputs})
+		} else {
+			val = explore.Validate(ctx, p, res, reached, f.keepGoing, f.validateMax)
+		}
 	}
 	if sv != nil {
 		sv.decide(p, res)
@@ -207,7 +231,7 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
-		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Steps: fd.Steps}
+		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, Steps: fd.Steps}
 		if err := program.WriteScheduleFile(f.scheduleOut, sf); err != nil {
 			return &exitError{exitBadInput, err}
 		}

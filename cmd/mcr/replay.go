@@ -21,7 +21,8 @@ func newReplayCmd() *cobra.Command {
 		Use:   "replay FILE.c --schedule F",
 		Short: "Re-run a program along a saved schedule and show the interleaving",
 		Long: `replay executes FILE.c along the schedule saved by 'mcr check --schedule-out'
-(the -D definitions saved with it are used unless -D is given), prints the
+(the -D definitions saved with it are used unless -D is given; the input
+values of __VERIFIER_nondet_* calls saved with it always), prints the
 interleaving and the outcome, and exits 1 if the run ends in a violation or
 ends with the two racing accesses of a race schedule, 0 otherwise.`,
 		Args: cobra.ExactArgs(1),
@@ -44,7 +45,11 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			if err != nil {
 				return err
 			}
-			x, err := program.Replay(p, program.ResolveSchedule(p, sf.Steps))
+			if sf.UndefInputs {
+				p = p.WithUndefInputs()
+			}
+			q := program.WithInputs(p, sf.Inputs)
+			x, err := program.Replay(q, program.ResolveSchedule(q, sf.Steps))
 			out := cmd.OutOrStdout()
 			if err != nil {
 				return badInput(fmt.Errorf("%s does not replay on %s: %v", schedule, args[0], err))
@@ -52,6 +57,9 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			tr := x.Trace()
 			if sf.Finding != "" {
 				fmt.Fprintf(out, "replaying %s (%s)\n", schedule, sf.Finding)
+			}
+			if len(sf.Inputs) > 0 {
+				fmt.Fprintf(out, "inputs (thread#k=value, absent ones 0): %s\n", inputText(sf.Inputs))
 			}
 			n := len(sf.Steps)
 			_, outcome := x.Done()

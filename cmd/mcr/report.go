@@ -19,7 +19,8 @@ func printReport(w io.Writer, p program.Program, file string, defines []string, 
 		for _, l := range f.Locations {
 			fmt.Fprintf(w, "  at %s\n", l)
 		}
-		if x, err := program.Replay(p, f.Schedule); err == nil {
+		printInputs(w, p, &f)
+		if x, err := program.Replay(explore.FindingProgram(p, &f), f.Schedule); err == nil {
 			fmt.Fprintln(w, "  interleaving:")
 			printInterleaving(w, x.Trace(), len(f.Schedule))
 		} else {

@@ -64,6 +64,9 @@ func (x *execution) fireAwait(th *thread, in *instr, args []int64, push func(int
 		return
 	}
 	signed := in.flag&fSigned != 0
+	if x.sym != nil {
+		x.touch(th, o, off, 4, th.pend.Pos, "wait on a symbolic value")
+	}
 	x.readObj(o, off, 4, th.pend.Pos)
 	v := load(o.data[off:], 4, signed)
 	x.emit(th, program.Read, program.Atomic, th.pend.Loc, v, th.pend.Pos)

@@ -1,6 +1,8 @@
 package cfront
 
 import (
+	"strings"
+
 	"modernc.org/cc/v4"
 )
 
@@ -19,9 +21,6 @@ var unsupportedCalls = map[string]string{
 	"setjmp":                     "setjmp/longjmp are not supported",
 	"_setjmp":                    "setjmp/longjmp are not supported",
 	"longjmp":                    "setjmp/longjmp are not supported",
-	"__VERIFIER_nondet_int":      "nondeterministic input is not supported yet",
-	"__VERIFIER_nondet_uint":     "nondeterministic input is not supported yet",
-	"__VERIFIER_nondet_bool":     "nondeterministic input is not supported yet",
 }
 
 type bspec struct {
@@ -140,6 +139,10 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		return false
 	}
 	pos := toPos(x)
+	if strings.HasPrefix(name, "__VERIFIER_nondet_") || strings.HasPrefix(name, "nondet_") {
+		c.nondet(x, name, as)
+		return true
+	}
 	switch name {
 	case "pthread_create":
 		c.needArgs(x, name, as, 4)
@@ -342,4 +345,32 @@ func (c *compiler) str(s string) int32 {
 // srcText renders an expression's source text for messages.
 func srcText(n cc.Node) string {
 	return cc.NodeSource(n)
+}
+
+// nondet compiles a call of __VERIFIER_nondet_X (or nondet_X, when the
+// program does not define it): the thread's next input, of the call's
+// result type (concolic.go). Pointer and floating-point inputs are not
+// supported.
+func (c *compiler) nondet(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
+	t := x.Type()
+	switch {
+	case t.Kind() == cc.Bool:
+	case t.Kind() == cc.Ptr:
+		c.unsupported(x, "call to "+name+": nondeterministic pointer input is not supported (integer inputs are)")
+	case cc.IsIntegerType(t) && (t.Size() == 1 || t.Size() == 2 || t.Size() == 4 || t.Size() == 8):
+	default:
+		c.unsupported(x, "call to "+name+": nondeterministic input of type "+t.String()+" is not supported (integer inputs are)")
+	}
+	for _, a := range as {
+		c.expr(a)
+		c.emit(instr{op: opPop})
+	}
+	c.p.hasInputs = true
+	w, signed := uint8(t.Size()), cc.IsSignedInteger(t)
+	f := flagIf(signed, fSigned)
+	if t.Kind() == cc.Bool {
+		f, signed = fUndef, false
+	}
+	c.emit(instr{op: opPush, k: int64(c.str(t.String()))})
+	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: f, pos: toPos(x)})
 }

@@ -132,6 +132,12 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 	case bFence:
 		x.stop(th, program.Fence, 0, 0, 0)
 		return true
+	case bNondet:
+		v, t := x.nondet(th, in)
+		result(v)
+		th.symSync()
+		th.sstack[len(th.sstack)-1] = t
+		return false
 	case bInput:
 		x.noteUnmodelled(fmt.Sprintf("%s at line %d is an input; it was read as a fixed value (1000000000), other values not explored", x.p.strs[args[0]], in.pos.Line))
 		return result(1_000_000_000)
@@ -313,6 +319,9 @@ func (x *execution) fireAtomic(th *thread, in *instr, args []int64, e program.Ev
 		return // freed since the event became pending: reported by resolve
 	}
 	signed := in.flag&fSigned != 0
+	if x.sym != nil {
+		x.touch(th, o, off, int(in.w), e.Pos, "atomic access to a symbolic value")
+	}
 	if in.a != bAtomicStore {
 		x.readObj(o, off, int(in.w), e.Pos)
 	}

@@ -165,7 +165,8 @@ const (
 	bOrFetch
 	bXorFetch
 	bFence
-	bInput // (name) an input the explorers do not vary yet: a fixed value, Unmodelled (undef.go)
+	bNondet // (type name) the thread's next input: w bytes, fSigned; fUndef: a _Bool (concolic.go)
+	bInput  // (name) an input the explorers do not vary yet: a fixed value, Unmodelled (undef.go)
 	// The awaits (await.go): (p, arg) -> the 4-byte value read at p; if
 	// their condition on it fails, the thread stops there.
 	bCondAwait    // a condition wait's: the count changed from arg (condvar.go)

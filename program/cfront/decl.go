@@ -66,7 +66,7 @@ func (c *compiler) localDecl(d *cc.Declaration) {
 			lv.undef = true
 			if lv.slot >= 0 {
 				c.emit(instr{op: opPush})
-				c.emit(instr{op: opSetLocal, a: int32(lv.slot), w: 1, flag: fUndef})
+				c.emit(instr{op: opSetLocal, a: int32(lv.slot), w: 1, flag: fUndef, k: undefSpec(t), pos: toPos(idl)})
 			} else {
 				c.emit(instr{op: opAddrFrame, a: int32(lv.fv)})
 				c.emit(instr{op: opZero, k: t.Size(), flag: fUndef})

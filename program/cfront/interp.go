@@ -35,6 +35,9 @@ func (x *execution) run(th *thread) {
 			return
 		}
 		in := &code[th.pc]
+		if x.sym != nil {
+			x.symStep(th, in)
+		}
 		st := th.stack
 		n := len(st)
 		switch in.op {
@@ -56,7 +59,15 @@ func (x *execution) run(th *thread) {
 		case opSetLocal:
 			i := th.frames[len(th.frames)-1].slotBase + in.a
 			if in.flag&fUndef != 0 {
-				th.slotUndef(i, in.w == 1) // w 1: a declaration without initialiser
+				if in.w == 1 && in.k != 0 && x.p.undefInputs {
+					// an indeterminate value is an input (concolic.go)
+					v, t := x.undefInput(th, in)
+					st[n-1] = v
+					th.setSlotTerm(i, t)
+					th.slotUndef(i, false)
+				} else {
+					th.slotUndef(i, in.w == 1) // w 1: a declaration without initialiser
+				}
 			}
 			th.slots[i] = st[n-1]
 			th.stack = st[:n-1]
@@ -81,6 +92,9 @@ func (x *execution) run(th *thread) {
 			}
 			x.readScalar(th, in, o, off, in.pos)
 			st[n-1] = load(o.data[off:], in.w, in.flag&fSigned != 0)
+			if x.sym != nil {
+				th.sstack[n-1] = x.symLoad(th, o, off, in, in.pos)
+			}
 		case opStore, opStorePost:
 			addr := storeAddr(in, st)
 			if addr == 0 && in.flag&fNullOK != 0 {
@@ -266,6 +280,7 @@ func (x *execution) run(th *thread) {
 				return
 			}
 			clear(o.data[off : off+int(in.k)])
+			o.dropCells(off, int(in.k))
 			if in.flag&fUndef != 0 {
 				o.undefine(off, int(in.k))
 			} else {
@@ -343,6 +358,9 @@ func (x *execution) doStore(th *thread, in *instr, o *object, off int) {
 	st := th.stack
 	n := len(st)
 	v := conv(st[n-1], in.w, in.flag&fSigned != 0)
+	if x.sym != nil {
+		x.symStore(th, in, o, off)
+	}
 	o.writeObj(off, int(in.w))
 	if in.flag&fCopy != 0 && th.copyUndef {
 		o.undefine(off, int(in.w)) // an indeterminate member copied (undef.go)
@@ -400,6 +418,10 @@ func (x *execution) fire(th *thread) {
 		}
 		x.readScalar(th, in, o, off, th.pend.Pos)
 		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
+		if x.sym != nil {
+			th.symSync()
+			th.sstack[n-1] = x.symLoad(th, o, off, in, th.pend.Pos)
+		}
 		x.emit(th, program.Read, th.pend.Flags, th.pend.Loc, v, th.pend.Pos)
 		st[n-1] = v
 	case opStore, opStorePost:

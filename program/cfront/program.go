@@ -32,6 +32,14 @@ type Program struct {
 	// threads interns fork-tree names: the one part of a Program that its
 	// executions change (Fresh gives a copy a table of its own)
 	threads *threadNames
+
+	// hasInputs: the program calls __VERIFIER_nondet_* (concolic.go)
+	hasInputs bool
+	// inputs is the input vector its executions read (WithInputs)
+	inputs map[program.InputID]int64
+	// undefInputs: an uninitialised integer local starts as an input
+	// (WithUndefInputs)
+	undefInputs bool
 }
 
 // threadNames is a Program's table of thread names and ids.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mcr/program"
+	"mcr/program/sym"
 
 	"modernc.org/cc/v4"
 )
@@ -74,6 +75,8 @@ type object struct {
 	name   string  // frame variables: "function.variable", for messages
 	typ    cc.Type // frame variables: the variable's type (escape)
 	undef  []bool  // per byte: indeterminate (undef.go); nil if none ever was
+	// symCells: the symbolic scalars stored in it, by offset (concolic.go)
+	symCells map[int]symCell
 }
 
 type frame struct {
@@ -111,6 +114,9 @@ type thread struct {
 	copyUndef bool
 	tls       map[int32]int64 // its copies of thread-local statics (tls.go)
 	specific  map[int64]int64 // its thread-specific data: key -> value (tls.go)
+	// the shadows of stack and slots (concolic.go), and the inputs read
+	sstack, sslots []*sym.Term
+	ninputs        int
 }
 
 type execution struct {
@@ -151,6 +157,8 @@ type execution struct {
 	// imaging: this runs the global initialisers into the initial image,
 	// where a thread-local static is its template (tls.go)
 	imaging bool
+	// sym is the concolic state; nil if the program reads no inputs
+	sym *symState
 }
 
 // atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*
@@ -162,6 +170,9 @@ var _ program.Execution = (*execution)(nil)
 // Start implements program.Program.
 func (p *Program) Start() program.Execution {
 	x := &execution{p: p, locks: make(map[program.Loc]program.ThreadID), cancel: p.stop}
+	if p.hasInputs {
+		x.sym = &symState{}
+	}
 	x.statics = make([]object, len(p.statics))
 	for i, s := range p.statics {
 		o := &x.statics[i]
@@ -236,6 +247,9 @@ func (x *execution) Done() (bool, program.Outcome) {
 	waiting, woken := false, false
 	for _, th := range x.threads {
 		if th != nil && th.await != nil {
+			if x.sym != nil && len(th.await.o.symCells) > 0 {
+				x.incomplete("a thread waits on a location that holds an input-dependent value at line %d (whether it is woken is not tracked)", th.await.pos.Line)
+			}
 			// stuck at an await: it waits, unless a write after its read
 			// lets it through (await.go)
 			if th.await.woken() {
@@ -607,6 +621,9 @@ func (x *execution) call(th *thread, fn *function, args []int64, retPC int32) {
 		}
 		th.slots = append(th.slots, v)
 	}
+	if x.sym != nil {
+		x.symCall(th, base, fn.nslots)
+	}
 	f := frame{fn: fn, retPC: retPC, slotBase: base, stackLen: int32(len(th.stack))}
 	for i, v := range fn.frameVars {
 		p := x.alloc(th, v.size, kStack, v.name)
@@ -624,7 +641,11 @@ func (x *execution) call(th *thread, fn *function, args []int64, retPC int32) {
 		}
 	}
 	for _, pc := range fn.params {
-		store(x.object(objOf(f.frameObj)+uint32(pc.v)).data, pc.w, th.slots[base+int32(pc.slot)])
+		o := x.object(objOf(f.frameObj) + uint32(pc.v))
+		store(o.data, pc.w, th.slots[base+int32(pc.slot)])
+		if x.sym != nil {
+			x.symParam(th, o, pc.w, base+int32(pc.slot))
+		}
 	}
 	th.frames = append(th.frames, f)
 	th.pc = fn.entry
@@ -649,6 +670,9 @@ func (x *execution) ret(th *thread, v int64) {
 	th.pc = f.retPC
 	if !f.fn.void {
 		th.stack = append(th.stack, v)
+	}
+	if x.sym != nil {
+		x.symReturn(th, !f.fn.void, f.stackLen)
 	}
 }
 

@@ -47,6 +47,9 @@ type Finding struct {
 	Steps []program.ScheduleStep `json:"schedule"`
 	// Execution is the number of the execution that found it (1-based).
 	Execution int `json:"execution"`
+	// Inputs is the input vector the schedule runs with (programs that
+	// read __VERIFIER_nondet_* inputs; absent inputs read 0).
+	Inputs []program.InputValue `json:"inputs,omitempty"`
 }
 
 // Key identifies a finding for deduplication: kind plus source locations

@@ -64,6 +64,10 @@ type Options struct {
 	// Sync lets the program use a reader-writer lock, a semaphore and a
 	// barrier (sync.go). Like Blocking, without it no draw differs.
 	Sync bool
+	// Inputs lets threads read nondeterministic inputs (a _Bool, or a char
+	// assumed in [-1, 2]) into locals that flow into stores and decide
+	// branches. Like Blocking, without it no draw differs.
+	Inputs bool
 }
 
 // DefaultOptions returns the options used for differential testing: random
@@ -131,6 +135,7 @@ type gen struct {
 	indent int
 	locals []string // locals declared so far in the current function
 	values []string // locals holding a value loaded from shared memory
+	inputs []string // locals holding an input (Options.Inputs)
 }
 
 func (g *gen) program() string {
@@ -190,6 +195,12 @@ func (g *gen) program() string {
 	out.WriteString("#include <stddef.h>\n\n")
 	if g.opts.Blocking {
 		out.WriteString("extern void __VERIFIER_assume(int cond);\nextern void abort(void);\nextern void exit(int status);\n\n")
+	}
+	if g.opts.Inputs {
+		if !g.opts.Blocking {
+			out.WriteString("extern void __VERIFIER_assume(int cond);\n")
+		}
+		out.WriteString("extern _Bool __VERIFIER_nondet_bool(void);\nextern char __VERIFIER_nondet_char(void);\n\n")
 	}
 	for _, gl := range g.globals {
 		switch {
@@ -323,6 +334,23 @@ func (g *gen) begin() {
 	g.indent = 1
 	g.locals = g.locals[:0]
 	g.values = g.values[:0]
+	g.inputs = g.inputs[:0]
+	if g.opts.Inputs && g.rng.IntN(3) != 0 {
+		g.input()
+	}
+}
+
+// input reads an input into a new local: a _Bool, or a char assumed in
+// [-1, 2].
+func (g *gen) input() {
+	v := g.local()
+	g.inputs = append(g.inputs, v)
+	if g.rng.IntN(2) == 0 {
+		g.line("%s = __VERIFIER_nondet_bool();", v)
+		return
+	}
+	g.line("%s = __VERIFIER_nondet_char();", v)
+	g.line("__VERIFIER_assume(%s >= -1 && %s <= 2);", v, v)
 }
 
 // declare writes the declarations of the locals and reports whether there
@@ -408,6 +436,16 @@ func (g *gen) op() {
 		return
 	}
 	if g.opts.Sync && g.syncOp() {
+		return
+	}
+	if len(g.inputs) > 0 && g.rng.IntN(3) == 0 {
+		g.line("if (%s %s %d) {", g.inputs[g.rng.IntN(len(g.inputs))], g.cmp(), g.small()-1)
+		g.nested()
+		if g.rng.IntN(2) == 0 {
+			g.line("} else {")
+			g.nested()
+		}
+		g.line("}")
 		return
 	}
 	switch {

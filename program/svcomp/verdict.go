@@ -109,7 +109,7 @@ func (v *Verdict) Expect(expected string) {
 // violation: an assertion failure, or the two racing accesses back to
 // back. It returns where the violation happens.
 func confirm(prog program.Program, f *explore.Finding) (*explore.Location, error) {
-	x, err := program.Replay(prog, f.Schedule)
+	x, err := program.Replay(explore.FindingProgram(prog, f), f.Schedule)
 	if err != nil {
 		return nil, err
 	}

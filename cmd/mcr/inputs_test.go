@@ -1,0 +1,79 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"mcr/program"
+)
+
+const tdIn = td + "inputs/"
+
+// TestInputsCLI: programs with inputs through check and replay: findings
+// with their input vector, complete and incomplete searches, the
+// schedule file with the inputs, and replay reproducing the finding.
+func TestInputsCLI(t *testing.T) {
+	sched := filepath.Join(t.TempDir(), "s.json")
+	runCLICases(t, []cliCase{
+		{[]string{"check", tdIn + "threads_n.c", "--schedule-out", sched}, exitFinding, "T0#0=3"},
+		{[]string{"check", tdIn + "threads_n.c", "--algo", "dfs"}, exitFinding, "T0#0=3"},
+		{[]string{"check", tdIn + "safe.c"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", tdIn + "safe.c"}, exitOK, "scheduling explored with rf instead of mcr"},
+		{[]string{"check", tdIn + "safe.c", "--algo", "dfs"}, exitOK, "input_vectors 4"},
+		{[]string{"check", tdIn + "concurrent.c", "--algo", "rf", "--input-solver", "explicit"}, exitFinding, "assertion"},
+		{[]string{"check", tdIn + "nonlinear.c", "--input-solver", "explicit"}, exitIncomplete, "--input-domain"},
+		{[]string{"check", tdIn + "safe.c", "--max-inputs", "2"}, exitIncomplete, "input vector bound reached"},
+		{[]string{"check", tdIn + "safe.c", "--input-solver", "magic"}, exitBadInput, "unknown solver"},
+		{[]string{"check", tdIn + "threads_n.c", "--validate", "--keep-going"}, exitFinding, "validation: OK"},
+	})
+	// an uninitialised local becomes an input; its finding replays
+	usched := filepath.Join(t.TempDir(), "u.json")
+	runCLICases(t, []cliCase{
+		{[]string{"check", tdIn + "uninit.c", "--schedule-out", usched}, exitFinding, "T0#0=42"},
+		{[]string{"check", tdIn + "uninit.c", "--algo", "dfs"}, exitFinding, "uninitialised locals are inputs"},
+		{[]string{"replay", tdIn + "uninit.c", "--schedule", usched}, exitFinding, "assertion `x == 0` failed"},
+	})
+	sf, err := program.ReadScheduleFile(sched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sf.Inputs) != 1 || sf.Inputs[0] != (program.InputValue{Thread: "0", K: 0, Value: 3}) {
+		t.Errorf("schedule file inputs %v, want T0#0=3", sf.Inputs)
+	}
+	runCLICases(t, []cliCase{
+		{[]string{"replay", tdIn + "threads_n.c", "--schedule", sched}, exitFinding, "assertion `x != 3` failed"},
+	})
+	// rf with concurrent input-dependent branches says why it is incomplete
+	code, out, _ := cli(t, "check", tdIn+"concurrent.c", "--algo", "rf", "--keep-going", "--json")
+	if code != exitFinding || !contains(out, "input-dependent branches in concurrent threads") {
+		t.Errorf("rf on concurrent.c: exit %d, output %s", code, out)
+	}
+	code, out, _ = cli(t, "check", tdIn+"concurrent.c", "--algo", "dfs", "--keep-going", "--json")
+	if code != exitFinding || !contains(out, `"complete":true`) {
+		t.Errorf("dfs on concurrent.c: exit %d, output %s", code, out)
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
+
+// TestInputsZ3: the cases only Z3 solves (testdata/c/inputs/*.json with
+// "solver": "z3"): one value of 2^32, a non-linear condition.
+func TestInputsZ3(t *testing.T) {
+	if newZ3InputSolver == nil {
+		t.Skip("built without Z3's bit-vector terms")
+	}
+	runCLICases(t, []cliCase{
+		{[]string{"check", tdIn + "magic.c"}, exitFinding, "T0#0=2230838453"},
+		{[]string{"check", tdIn + "magic.c", "--input-solver", "z3", "--algo", "dfs"}, exitFinding, "T0#0=2230838453"},
+		{[]string{"check", tdIn + "nonlinear.c", "--input-solver", "both"}, exitFinding, "x * x != 49"},
+		{[]string{"check", tdIn + "threads_n.c", "--input-solver", "both", "--keep-going"}, exitFinding, "T0#0=3"},
+		{[]string{"check", tdIn + "safe.c", "--input-solver", "both"}, exitOK, "search complete"},
+	})
+}
