@@ -34,6 +34,7 @@ package encode
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -48,10 +49,11 @@ import (
 const DefaultZ3Timeout = time.Minute
 
 // DefaultMaxAtoms bounds the atoms (O_a < O_b) of one consistency formula
-// when Z3Decider.MaxAtoms is 0. Z3 needs about 300 bytes per atom of
-// these formulas, so this keeps one query's Z3 memory under about 1 GiB;
-// a bigger query is given up (program.ErrUnknown) before it is built.
-const DefaultMaxAtoms = 3_000_000
+// when Z3Decider.MaxAtoms is 0. A formula costs about 1.4 KB per atom
+// once Z3 searches it (a 3,000-event chain without propagation: 1.1 M
+// atoms, 1.5 GB resident), so this keeps one query under about 700 MB; a
+// bigger query is given up (program.ErrUnknown) before it is built.
+const DefaultMaxAtoms = 500_000
 
 // Z3Doc describes Z3Decider in one line (help text, backend tables).
 const Z3Doc = "SMT encoding over order variables (QF_IDL), decided by Z3: every model and constraint kind"
@@ -299,7 +301,7 @@ func (d *Z3Decider) solve(ctx context.Context, s *skeleton, cons []form, timeout
 	}
 	res, err := sol.Check(ctx, timeout)
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case err != nil && (ctx.Err() != nil || errors.Is(err, z3.ErrAbandoned)):
 		return nil, false, fmt.Errorf("%w: %w", err, program.ErrUnknown)
 	case err != nil:
 		return nil, false, err

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -69,6 +70,14 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	}
 	start := time.Now()
 	defer func() { z.Calls++; z.Time += time.Since(start) }()
+	if z.s.Abandoned() {
+		// the last check was abandoned (z3.ErrAbandoned): start afresh
+		ses, err := newZ3Session()
+		if err != nil {
+			return program.SeedAnswer{}, err
+		}
+		z.c, z.s = ses.c, ses.s
+	}
 	z.c.Reset()
 	z.s.Reset()
 	enc := &seedEncoder{c: z.c, m: z.m, q: q, n: len(q.Trace.Events)}
@@ -80,6 +89,9 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	}
 	res, err := z.s.Check(ctx, z.timeout)
 	if err != nil {
+		if errors.Is(err, z3.ErrAbandoned) {
+			return program.SeedAnswer{}, fmt.Errorf("%w: %w", err, program.ErrUnknown)
+		}
 		return program.SeedAnswer{}, fmt.Errorf("z3: %w", err)
 	}
 	switch res {

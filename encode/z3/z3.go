@@ -10,6 +10,11 @@ var ErrNotBuilt = errors.New("SMT backend not built: mcr was compiled without cg
 // ErrClosed is returned when a closed Context or Solver (or a zero Context) is used.
 var ErrClosed = errors.New("z3: use of a closed Context or Solver")
 
+// ErrAbandoned is the error of a Check that Z3 did not end within a grace
+// period of its timeout: the Check was given up and its Context abandoned
+// (every later use reports ErrClosed).
+var ErrAbandoned = errors.New("z3: check abandoned")
+
 // errInvalidTerm describes a Term argument that is the zero Term, belongs to another Context, or was
 // released by Reset.
 var errInvalidTerm = errors.New("invalid Term (zero, from another Context, or released by Reset)")

@@ -156,3 +156,6 @@ func (m Model) Bool(t Term) (value, ok bool) { return false, false }
 
 // SMTLIB2 returns "".
 func (s *Solver) SMTLIB2() string { return "" }
+
+// Abandoned reports false: no check runs in this build.
+func (s *Solver) Abandoned() bool { return false }
