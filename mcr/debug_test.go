@@ -5,15 +5,21 @@ import (
 	"os"
 	"sort"
 	"testing"
+	"time"
 
+	"mcr/encode"
+	"mcr/explicit"
 	"mcr/mcr"
 	"mcr/program"
 	"mcr/program/cfront"
 	"mcr/program/explore"
 )
 
-// TestDebugOutcomes prints the outcomes dfs reaches and MCR misses for the
+// TestDebugOutcomes prints the outcomes (of maximal executions, as
+// Stats.Outcomes counts them) dfs reaches and MCR misses for the
 // program named by MCR_DEBUG_FILE (a debugging aid; skipped otherwise).
+// MCR_DEBUG_ALGO=mcr-seeds debugs ExploreSeeds instead of Explore, on Z3
+// with MCR_DEBUG_DECIDER=z3.
 func TestDebugOutcomes(t *testing.T) {
 	file := os.Getenv("MCR_DEBUG_FILE")
 	if file == "" {
@@ -25,6 +31,9 @@ func TestDebugOutcomes(t *testing.T) {
 	}
 	collect := func(m map[string]string) func(program.Execution) {
 		return func(x program.Execution) {
+			if _, out := x.Done(); !out.Kind.Maximal() {
+				return // not counted as an outcome (Stats.Outcomes)
+			}
 			tr := x.Trace()
 			k := program.OutcomeKey(tr)
 			if _, ok := m[k]; !ok {
@@ -38,7 +47,17 @@ func TestDebugOutcomes(t *testing.T) {
 	}
 	d, m := map[string]string{}, map[string]string{}
 	explore.DFS(context.Background(), p, explore.Options{KeepGoing: true, Observe: collect(d)})
-	mcr.Explore(context.Background(), p, mcr.Options{Options: explore.Options{KeepGoing: true, Observe: collect(m)}, Workers: 1})
+	if os.Getenv("MCR_DEBUG_ALGO") == "mcr-seeds" {
+		mcr.ExploreSeeds(context.Background(), p, mcr.SeedOptions{Options: explore.Options{KeepGoing: true, Observe: collect(m)}, Workers: 1,
+			NewDecider: func() (program.SeedDecider, error) {
+				if os.Getenv("MCR_DEBUG_DECIDER") == "z3" {
+					return encode.NewZ3Seeder(time.Minute)
+				}
+				return explicit.Seeder{}, nil
+			}})
+	} else {
+		mcr.Explore(context.Background(), p, mcr.Options{Options: explore.Options{KeepGoing: true, Observe: collect(m)}, Workers: 1})
+	}
 	var missing []string
 	for k := range d {
 		if _, ok := m[k]; !ok {

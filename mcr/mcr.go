@@ -136,7 +136,8 @@ type query struct {
 	deref bool // a seed that makes a dereferenced pointer read NULL
 	// relax: if the seed is unsatisfiable with the node's fixed reads
 	// required, ask again without them (Huang's Φ_seed(r, w) only keeps the
-	// causal past of r and w). A fixed read of another thread may only be
+	// causal past of r and w), and then with the largest parts of them a
+	// seed can keep (deciders.relaxedKids). A fixed read of another thread may only be
 	// possible after events that follow r (say, r's thread releasing a
 	// lock), which a seed ending at r cannot contain. Before relaxing, a
 	// probe (SeedQuery.Continue) checks that the fixed reads come within
@@ -164,14 +165,30 @@ type query struct {
 	// whether it was (see solveBatch).
 	key   string
 	asked bool
-	// relaxKey is the key of the relaxed child; relaxing is set when the
-	// query is asked again relaxed.
-	relaxKey string
-	relaxing bool
-	ans      program.SeedAnswer
-	err      error
-	by       string
-	dur      time.Duration
+	// relaxing is set when the query is asked again relaxed; relaxDone
+	// when the classes of finished executions cover the fully relaxed
+	// child's map (classes.covers), so that no relaxed child is needed.
+	relaxing  bool
+	relaxDone bool
+	// cands are the node's fixed reads a relaxed child may keep: those
+	// not causally after the read. kids are a satisfiable relaxed seed's
+	// children, one per maximal satisfiable subset of cands (see
+	// deciders.relaxedKids for why dropping the whole map loses outcomes).
+	cands         []int32
+	kids          []relaxedKid
+	subsetQueries int // queries relaxedKids asked beyond q.cands as a whole
+	ans           program.SeedAnswer
+	err           error
+	by            string
+	dur           time.Duration
+}
+
+// relaxedKid is one child of a relaxed seed: the query with the fixed
+// reads it keeps (keep, positions in the node's trace) and its answer.
+type relaxedKid struct {
+	keep []int32
+	q    program.SeedQuery
+	ans  program.SeedAnswer
 }
 
 // ExploreSeeds runs MCR as published (Algorithms 1-3) on p.
@@ -308,7 +325,9 @@ func (e *explorer) step(ctx context.Context, batch []*node) (next []*node, stop 
 	return next, stop
 }
 
-func (q *query) gaveKey() bool { return q.err == nil && q.ans.Sat }
+// gaveKey reports whether q's answer gave the child the map q.key names
+// (a relaxed answer gives another map).
+func (q *query) gaveKey() bool { return q.err == nil && q.ans.Sat && !q.relaxed }
 
 // merge records the level's executions and answers in order and returns
 // the next level; stop is true when the exploration must end.
@@ -378,32 +397,40 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			if q.err != nil || !q.ans.Sat {
 				continue
 			}
-			if e.opts.OnAnswer != nil {
+			if e.opts.OnAnswer != nil && !q.relaxed {
 				e.opts.OnAnswer(q.q, q.ans)
 			}
 			switch q.kind {
 			case qSeed:
-				e.rec.Extra("seeds", 1)
-				if q.relaxed {
-					e.rec.Extra("relaxed_seeds", 1) // not within the parent's map
-				}
 				if q.deref && e.report(explore.Finding{Kind: explore.KindNullDereference,
 					Message:   "predicted: the dereferenced pointer " + tr.LocName(tr.Events[q.q.Read].Loc) + " can be NULL",
 					Locations: []explore.Location{loc(tr, q.q.Read)}, Schedule: q.ans.Schedule}, tr) {
 					return nil, true
 				}
-				child := &node{seed: q.ans.Schedule, fixed: childMap(n.fixed, n.mcm, q.q.Read, q.q.Value, q.relaxed)}
+				if q.subsetQueries > 0 {
+					e.rec.Extra("relaxed_subset_queries", float64(q.subsetQueries))
+				}
+				kids := q.kids
+				if !q.relaxed {
+					kids = []relaxedKid{{keep: q.q.Fixed, q: q.q, ans: q.ans}}
+				}
+				var sleep []sleepEntry
 				if !q.relaxed && e.clean {
-					child.sleep = append(append([]sleepEntry(nil), n.sleep...), covered...)
+					sleep = append(append([]sleepEntry(nil), n.sleep...), covered...)
 				}
 				cover(q)
-				key := mapKey(tr, child.fixed)
-				if e.covers(key, child.sleep) || e.done.covers(child.fixed, n.freeFor(q.q.Read)) {
-					e.rec.Extra("duplicates_avoided", 1)
-					continue
+				for _, k := range kids {
+					e.rec.Extra("seeds", 1)
+					if q.relaxed {
+						e.rec.Extra("relaxed_seeds", 1) // not within the parent's map
+						if e.opts.OnAnswer != nil {
+							e.opts.OnAnswer(k.q, k.ans)
+						}
+					}
+					if child := e.seedChild(n, q, k, sleep); child != nil {
+						next = append(next, child)
+					}
 				}
-				e.visit(key, child.sleep)
-				next = append(next, child)
 			case qRace:
 				a, b := q.q.Race[0], q.q.Race[1]
 				key := raceKey(tr, a, b)
@@ -496,22 +523,50 @@ func sortedLocations(a, b explore.Location) []explore.Location {
 	return ls
 }
 
+// seedChild returns the child node that the answer k of the seed query q
+// of node n gives, with the sleep set sleep, or nil when another node or a
+// finished execution covers its map (counted as a duplicate avoided).
+func (e *explorer) seedChild(n *node, q *query, k relaxedKid, sleep []sleepEntry) *node {
+	tr := n.mcm.T
+	var keep func(program.EventID) bool // nil: the whole parent map
+	if q.relaxed {
+		ids := map[program.EventID]bool{}
+		for _, p := range k.keep {
+			ids[tr.Events[p].ID()] = true
+		}
+		keep = func(id program.EventID) bool { return ids[id] }
+	}
+	child := &node{seed: k.ans.Schedule, fixed: childMap(n.fixed, n.mcm, q.q.Read, q.q.Value, keep), sleep: sleep}
+	key := mapKey(tr, child.fixed)
+	if e.covers(key, child.sleep) || e.done.covers(child.fixed, n.freeFor(q.q.Read)) {
+		e.rec.Extra("duplicates_avoided", 1)
+		return nil
+	}
+	e.visit(key, child.sleep)
+	return child
+}
+
 // childMap returns the read-value map of the child that the seed (r, v)
 // of a node with map parent gives: the target with its new value, the
-// reads in the target's causal past (its existence depends on them) and,
-// unless the seed was relaxed, the parent's map. Reads that only the chosen
-// source write depends on stay free: another write of the same value could
+// reads in the target's causal past (its existence depends on them) and
+// the parent's map, or, for a relaxed seed, the part of it that keep
+// names (see deciders.relaxedKids). Reads that only the chosen source
+// write depends on stay free: another write of the same value could
 // serve, so they may still be flipped below.
-func childMap(parent map[program.EventID]int64, m *encode.MCM, r int32, v int64, relaxed bool) map[program.EventID]int64 {
+func childMap(parent map[program.EventID]int64, m *encode.MCM, r int32, v int64, keep func(program.EventID) bool) map[program.EventID]int64 {
 	fixed := pastReads(m, r)
 	fixed[m.T.Events[r].ID()] = v
-	if !relaxed {
-		for id, val := range parent {
+	for id, val := range parent {
+		if keep == nil || keep(id) {
 			fixed[id] = val
 		}
 	}
 	return fixed
 }
+
+// dropAll is childMap's keep for a fully relaxed seed: none of the
+// parent's map.
+func dropAll(program.EventID) bool { return false }
 
 // mapKey is the canonical form of a read-value map. Thread ids are
 // interned per program, so the key is stable across executions.

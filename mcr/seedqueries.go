@@ -65,6 +65,14 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 			}
 		}
 		relaxed := len(need) == 0 && len(fixed) > 0
+		// The fixed reads a relaxed child may keep (see
+		// deciders.relaxedKids): those not causally after r.
+		var cands []int32
+		for _, f := range fixed {
+			if !m.Before(r32, f) {
+				cands = append(cands, f)
+			}
+		}
 		if ctx.Err() != nil { // per read: newValues is O(visible writes)
 			return qs, duplicates // cut: the caller sees ctx and stops
 		}
@@ -89,20 +97,31 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 			q := program.NewSeedQuery(tr, need)
 			q.Read, q.Value = r32, v
 			// The child's map is known before the query is solved: if
-			// another node has it already, the query is moot.
-			cm := childMap(n.fixed, m, r32, v, relaxed)
-			key := mapKey(tr, cm)
-			if (e.covers(key, sleep) || e.done.covers(cm, n.freeFor(r32))) && !(relaxed && e.clean) { // see explorer.clean
+			// another node has it already, the query is moot. A relaxed
+			// child's map is not (it depends on which fixed reads the
+			// decider can keep, see deciders.relaxedKids), and another
+			// node with a smaller map is no proof that its space is
+			// covered (that node's coverage may rest on this one's);
+			// only the classes of finished executions are (classes.covers
+			// needs no induction), and their cover of the smallest map a
+			// relaxed child can have covers them all.
+			cm := childMap(n.fixed, m, r32, v, nil)
+			rm := childMap(n.fixed, m, r32, v, dropAll)
+			relaxDone := e.done.covers(rm, n.freeFor(r32))
+			moot := !relaxed && (e.covers(mapKey(tr, cm), sleep) || e.done.covers(cm, n.freeFor(r32))) || relaxed && relaxDone
+			if moot && !(relaxed && e.clean) { // see explorer.clean
 				duplicates++
 				qs = append(qs, &query{node: ni, kind: qSeed, q: q, dup: true, past: past})
 				continue
 			}
-			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key, past: past, noProbe: e.clean}
+			key := mapKey(tr, cm)
+			if relaxed {
+				key = "" // see solveBatch
+			}
+			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key, past: past, noProbe: e.clean,
+				cands: cands, relaxDone: relaxDone}
 			if e.clean && !relaxed {
 				sq.steer = steered(m, need, steer, r32)
-			}
-			if sq.relax {
-				sq.relaxKey = mapKey(tr, childMap(n.fixed, m, r32, v, true))
 			}
 			qs = append(qs, sq)
 		}

@@ -7,6 +7,7 @@ package mcr
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"mcr/parallel"
@@ -96,15 +97,16 @@ func (e *explorer) solveBatch(ctx context.Context, nodes int, qs []*query) {
 		for _, q := range asked {
 			// While clean, it is asked even if its map is known: whether
 			// it exists decides cleanliness (see explorer.clean).
-			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && (q.noProbe || !e.covers(q.relaxKey, nil)) {
-				q.relaxing, q.asked, q.key = true, false, q.relaxKey
+			// Another node with the relaxed map is no reason to skip it
+			// (see queries); finished executions that cover it are.
+			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && (q.noProbe || !q.relaxDone) {
+				q.relaxing, q.asked, q.key = true, false, ""
 				join(q)
 			}
 		}
 	}
 }
 
-// gaveKey reports whether q's answer gave the child the map q.key names.
 // deciders are the main and fallback deciders one node's queries use.
 type deciders struct {
 	e              *explorer
@@ -156,6 +158,9 @@ func (ds *deciders) solve(ctx context.Context, q *query) {
 		q.q.Fixed, q.steer, q.relaxed = nil, nil, true
 		if e.Is(program.RMW) || program.WritesAtTarget(e, q.q.Value) {
 			ds.ask(ctx, q)
+			if q.err == nil && q.ans.Sat {
+				ds.relaxedKids(ctx, q)
+			}
 			return
 		}
 		if q.noProbe {
@@ -174,10 +179,15 @@ func (ds *deciders) solve(ctx context.Context, q *query) {
 			return
 		}
 		if q.noProbe {
-			return // the relaxed answer is there already
+			ds.relaxedKids(ctx, q) // the relaxed answer is there already
+			return
 		}
 	}
 	ds.ask(ctx, q)
+	if q.relaxed && q.err == nil && q.ans.Sat {
+		ds.relaxedKids(ctx, q)
+		return
+	}
 	if len(q.steer) > 0 && q.err == nil && q.ans.Sat {
 		// Steered only once satisfiable: most seeds are not, and they
 		// need one query then, not two.
@@ -203,4 +213,120 @@ func (ds *deciders) ask(ctx context.Context, q *query) {
 		q.ans, q.err = program.Checked(ctx, program.SeedKind, d, q.q)
 		q.by = d.Name() + " (fallback)"
 	}
+}
+
+// relaxedKids gives a satisfiable relaxed seed q (read r, value v, asked
+// without the node's map M) its children: one per maximal subset K of the
+// fixed reads q.cands that a seed for r = v can keep, with the map
+// K ∪ past(r) ∪ {r = v}. The fully relaxed child (K = ∅, Huang's
+// Φ_seed) loses outcomes; this is why.
+//
+// A node N with map M must reach every execution E' of its space S(M)
+// (the executions that give M's reads their values). Take the first read
+// r, in E' order, whose value v differs from N's trace; E' before r runs
+// events of N's trace with its values. If a fixed read comes after r in
+// E', no seed ending at r keeps M and the seed is relaxed. E' then lies in
+// the child's space whatever part K of M the child keeps, so the claim for
+// N rests on the claim for the child; but which node makes that claim
+// good is decided by map only (explorer.covers), and the claims must not
+// rest on each other in a circle. Measure a map against E' by its reads
+// in E' order, lexicographically (a read in the map beats one that is
+// not). A seed keeping M adds r and beats M. A relaxed child beats M if K
+// holds B, the fixed reads before r in E' (r is not in M, and it is in the
+// child's map); with K = ∅ it need not, and on
+// testdata/c/mcrseeds_outcomes.c four nodes delegated the same missed
+// execution around a circle ({T0.1#2=2} -> {T0.0#1=0} -> {T0.0#1=0,
+// T0#4=4} -> {T0.0#1=0, T0.0#2=0, T0#4=4} -> relaxed to {T0.1#2=2}).
+// B is unknown, but E' before r is a seed that keeps it, so B is within
+// a maximal satisfiable subset of q.cands, and the children of all of
+// them cover every such E'. Usually q.cands as a whole is satisfiable
+// (one child); otherwise each read that can come before r on its own is
+// found, and the maximal satisfiable subsets of those are enumerated.
+func (ds *deciders) relaxedKids(ctx context.Context, q *query) {
+	q.kids = []relaxedKid{{q: q.q, ans: q.ans}}
+	if len(q.cands) == 0 {
+		return
+	}
+	asked := 0
+	try := func(keep []int32) (program.SeedQuery, program.SeedAnswer, bool) {
+		t := *q
+		t.q.Fixed, t.q.Continue, t.steer = keep, false, nil
+		ds.ask(ctx, &t)
+		asked++
+		if t.err != nil && q.err == nil {
+			q.err = t.err
+		}
+		return t.q, t.ans, t.err == nil && t.ans.Sat
+	}
+	if tq, a, ok := try(q.cands); ok {
+		q.kids = []relaxedKid{{keep: q.cands, q: tq, ans: a}}
+		return
+	}
+	// q.cands conflict: rare (none on the testdata programs)
+	var single []int32
+	for _, f := range q.cands {
+		if _, _, ok := try([]int32{f}); ok {
+			single = append(single, f)
+		}
+	}
+	if len(single) == 0 || q.err != nil {
+		q.subsetQueries = asked
+		return // only the fully relaxed child
+	}
+	// Maximal satisfiable subsets of single, from the top: a set is
+	// asked only if no satisfiable set found so far contains it.
+	var found []relaxedKid
+	seen := map[string]bool{}
+	var visit func(s []int32)
+	visit = func(s []int32) {
+		k := fmt.Sprint(s)
+		if seen[k] || q.err != nil {
+			return
+		}
+		seen[k] = true
+		for _, f := range found {
+			if isSubset(s, f.keep) {
+				return
+			}
+		}
+		if len(s) == 1 { // satisfiable on its own
+			found = append(found, relaxedKid{keep: s})
+			return
+		}
+		if tq, a, ok := try(s); ok {
+			found = append(found, relaxedKid{keep: s, q: tq, ans: a})
+			return
+		}
+		for i := range s {
+			visit(append(append([]int32(nil), s[:i]...), s[i+1:]...))
+		}
+	}
+	visit(single)
+	q.kids = q.kids[:0]
+	for i, f := range found {
+		maximal := true
+		for j, g := range found {
+			if i != j && len(g.keep) > len(f.keep) && isSubset(f.keep, g.keep) {
+				maximal = false
+			}
+		}
+		if !maximal {
+			continue
+		}
+		if f.ans.Schedule == nil { // a single read, asked above: ask again for its schedule
+			f.q, f.ans, _ = try(f.keep)
+		}
+		q.kids = append(q.kids, f)
+	}
+	q.subsetQueries = asked
+}
+
+// isSubset reports whether every element of a is in b.
+func isSubset(a, b []int32) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
