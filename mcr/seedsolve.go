@@ -239,9 +239,11 @@ func (ds *deciders) ask(ctx context.Context, q *query) {
 // T0#4=4} -> {T0.0#1=0, T0.0#2=0, T0#4=4} -> relaxed to {T0.1#2=2}).
 // B is unknown, but E' before r is a seed that keeps it, so B is within
 // a maximal satisfiable subset of q.cands, and the children of all of
-// them cover every such E'. Usually q.cands as a whole is satisfiable
-// (one child); otherwise each read that can come before r on its own is
-// found, and the maximal satisfiable subsets of those are enumerated.
+// them cover every such E'. A seed relaxed at once (a fixed read causally
+// after r) usually keeps all of q.cands: one query, one child. Otherwise
+// each read that can come before r on its own is found (a query each),
+// and the maximal satisfiable subsets of those are enumerated from the
+// top (usually they fit together: one more query).
 func (ds *deciders) relaxedKids(ctx context.Context, q *query) {
 	q.kids = []relaxedKid{{q: q.q, ans: q.ans}}
 	if len(q.cands) == 0 {
@@ -258,11 +260,15 @@ func (ds *deciders) relaxedKids(ctx context.Context, q *query) {
 		}
 		return t.q, t.ans, t.err == nil && t.ans.Sat
 	}
-	if tq, a, ok := try(q.cands); ok {
-		q.kids = []relaxedKid{{keep: q.cands, q: tq, ans: a}}
-		return
+	// A seed relaxed only after it failed with the whole map (q.relax)
+	// has q.cands = the map: known unsatisfiable as a whole. One relaxed
+	// at once (a fixed read causally after r) has fewer, which usually fit.
+	if !q.relax {
+		if tq, a, ok := try(q.cands); ok {
+			q.kids = []relaxedKid{{keep: q.cands, q: tq, ans: a}}
+			return
+		}
 	}
-	// q.cands conflict: rare (none on the testdata programs)
 	var single []int32
 	for _, f := range q.cands {
 		if _, _, ok := try([]int32{f}); ok {
@@ -281,6 +287,12 @@ func (ds *deciders) relaxedKids(ctx context.Context, q *query) {
 	visit = func(s []int32) {
 		k := fmt.Sprint(s)
 		if seen[k] || q.err != nil {
+			return
+		}
+		if asked > maxSubsetQueries {
+			// Stop rather than give a child that may miss executions:
+			// the search is then incomplete (explorer.count).
+			q.err = fmt.Errorf("relaxed seed: more than %d queries for the maximal subsets of %d fixed reads", maxSubsetQueries, len(single))
 			return
 		}
 		seen[k] = true
@@ -320,6 +332,10 @@ func (ds *deciders) relaxedKids(ctx context.Context, q *query) {
 	}
 	q.subsetQueries = asked
 }
+
+// maxSubsetQueries bounds the queries relaxedKids asks for one seed when
+// the fixed reads that fit on their own do not fit together.
+const maxSubsetQueries = 4096
 
 // isSubset reports whether every element of a is in b.
 func isSubset(a, b []int32) bool {
