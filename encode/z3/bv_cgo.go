@@ -217,14 +217,11 @@ func (c *Context) bvArg(op string, t Term) (C.Z3_ast, uint, bool) {
 // assertions leave free get a value too (Z3's model completion). It returns false if the model is stale,
 // t is not a live Term of the solver's Context, or t is not a bit-vector of at most 64 bits.
 func (m Model) BV(t Term) (uint64, bool) {
-	s := m.s
-	if s == nil || s.model == nil || m.gen != s.gen {
-		return 0, false
-	}
-	a, ok := s.c.ast(t)
+	a, ok := m.live(t)
 	if !ok {
 		return 0, false
 	}
+	s := m.s
 	r := C.mcr_model_bv(s.c.z, s.model, a)
 	return uint64(r.v), bool(r.ok)
 }
@@ -232,14 +229,11 @@ func (m Model) BV(t Term) (uint64, bool) {
 // Bool returns the value of the formula t in the model, with model completion like BV. It returns false
 // if the model is stale, t is not a live Term of the solver's Context, or t is not a formula.
 func (m Model) Bool(t Term) (value, ok bool) {
-	s := m.s
-	if s == nil || s.model == nil || m.gen != s.gen {
-		return false, false
-	}
-	a, ok := s.c.ast(t)
+	a, ok := m.live(t)
 	if !ok {
 		return false, false
 	}
+	s := m.s
 	switch C.mcr_model_bool(s.c.z, s.model, a) {
 	case C.Z3_L_TRUE:
 		return true, true

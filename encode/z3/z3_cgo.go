@@ -720,18 +720,25 @@ func (s *Solver) Model() (Model, error) {
 	return Model{s: s, gen: s.gen}, nil
 }
 
+// live returns t's AST if m is its solver's current model and t a live
+// Term of the solver's Context.
+func (m Model) live(t Term) (C.Z3_ast, bool) {
+	s := m.s
+	if s == nil || s.model == nil || m.gen != s.gen {
+		return nil, false
+	}
+	return s.c.ast(t)
+}
+
 // Int returns the value of the integer term t in the model; constants the assertions leave free get a
 // value too (Z3's model completion). It returns false if the model is stale, t is not a live Term of the
 // solver's Context, or t's value is not an integer that fits in an int64.
 func (m Model) Int(t Term) (int64, bool) {
-	s := m.s
-	if s == nil || s.model == nil || m.gen != s.gen {
-		return 0, false
-	}
-	a, ok := s.c.ast(t)
+	a, ok := m.live(t)
 	if !ok {
 		return 0, false
 	}
+	s := m.s
 	r := C.mcr_model_int(s.c.z, s.model, a)
 	return int64(r.v), bool(r.ok)
 }

@@ -486,27 +486,9 @@ func store(b []byte, w uint8, v int64) {
 	}
 }
 
-// conv normalises v to a w-byte integer.
-func conv(v int64, w uint8, signed bool) int64 {
-	switch w {
-	case 1:
-		if signed {
-			return int64(int8(v))
-		}
-		return int64(uint8(v))
-	case 2:
-		if signed {
-			return int64(int16(v))
-		}
-		return int64(uint16(v))
-	case 4:
-		if signed {
-			return int64(int32(v))
-		}
-		return int64(uint32(v))
-	}
-	return v
-}
+// conv normalises v to a w-byte integer (sym.Conv, which the symbolic
+// terms of inputs mirror).
+func conv(v int64, w uint8, signed bool) int64 { return sym.Conv(v, w, signed) }
 
 // escape marks the stack object p points to as shared: its address reached
 // another thread (a store to shared memory or a thread argument), so from now

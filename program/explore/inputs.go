@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"slices"
 	"sort"
 	"time"
 
@@ -427,21 +426,6 @@ func ValidateInputs(ctx context.Context, p program.Program, res *Result, keepGoi
 		v.Broken += int(res.Stats.Extra[k])
 	}
 	v.Broken += int(res.Stats.Extra["input_path_errors"])
-	want, have := findingSet(d, keepGoing), findingSet(res, keepGoing)
-	for k := range want {
-		if !have[k] && (keepGoing || len(res.Findings) == 0) {
-			v.MissedFindings = append(v.MissedFindings, k)
-		}
-	}
-	if d.Stats.Complete {
-		dk := d.FindingKinds()
-		for _, k := range res.FindingKinds() {
-			if !slices.Contains(dk, k) {
-				v.Extra = append(v.Extra, k)
-			}
-		}
-	}
-	sort.Strings(v.MissedFindings)
-	sort.Strings(v.Extra)
+	v.compareFindings(d, res, keepGoing)
 	return v
 }

@@ -121,6 +121,14 @@ func Validate(ctx context.Context, p program.Program, res *Result, got *Reached,
 	v.MissedOutcomes = missing(dfs.outcomes, got.outcomes)
 	v.MissedRFClasses = missing(dfs.classes, got.classes)
 	v.MissedBlockedClasses = missing(dfs.blocked, got.blocked)
+	v.compareFindings(d, res, keepGoing)
+	return v
+}
+
+// compareFindings records in v the findings of dfs's result d that res
+// misses (with keepGoing; without, only if res has none) and, if d is
+// complete, the kinds res reports that d does not.
+func (v *Validation) compareFindings(d, res *Result, keepGoing bool) {
 	want, have := findingSet(d, keepGoing), findingSet(res, keepGoing)
 	for k := range want {
 		if !have[k] && (keepGoing || len(res.Findings) == 0) {
@@ -139,7 +147,6 @@ func Validate(ctx context.Context, p program.Program, res *Result, got *Reached,
 	}
 	sort.Strings(v.MissedFindings)
 	sort.Strings(v.Extra)
-	return v
 }
 
 func missing(want, have map[[16]byte]bool) int {
