@@ -198,6 +198,8 @@ func TestInputsBruteForce(t *testing.T) {
 		{"index", map[program.InputID][]int64{{Thread: "0", K: 0}: rng(-1, 5)}},
 		{"safe", map[program.InputID][]int64{{Thread: "0", K: 0}: rng(-1, 4)}},
 		{"child_input", map[program.InputID][]int64{{Thread: "0.0", K: 0}: rng(0, 255)}},
+		{"lockfree_max", map[program.InputID][]int64{{Thread: "0", K: 0}: rng(0, 3), {Thread: "0", K: 1}: rng(0, 3)}},
+		{"lockfree_max_shortcut", map[program.InputID][]int64{{Thread: "0", K: 0}: rng(0, 3), {Thread: "0", K: 1}: rng(0, 3)}},
 	} {
 		p, err := cfront.Load("../../testdata/c/inputs/"+c.file+".c", cfront.Options{})
 		if err != nil {
