@@ -360,16 +360,14 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	// Section 7: threads blocked on a lock at the end. Every execution runs
 	// to its end (a violation stops only its thread, program.Failer), so
 	// this holds after a violation too.
-	{
-		for t := 0; t < x.Threads(); t++ {
-			b, st := x.Pending(program.ThreadID(t))
-			if st != program.Waiting || b.Kind != program.Acquire {
-				continue
-			}
-			b.Thread, b.Index = program.ThreadID(t), int32(len(s.h.At[t]))
-			if a1 := s.lastAcquire(b.Loc); a1 >= 0 {
-				s.tryReplace(a1, b, s.h.nextRow(b.Thread))
-			}
+	for t := 0; t < x.Threads(); t++ {
+		b, st := x.Pending(program.ThreadID(t))
+		if st != program.Waiting || b.Kind != program.Acquire {
+			continue
+		}
+		b.Thread, b.Index = program.ThreadID(t), int32(len(s.h.At[t]))
+		if a1 := s.lastAcquire(b.Loc); a1 >= 0 {
+			s.tryReplace(a1, b, s.h.nextRow(b.Thread))
 		}
 	}
 }

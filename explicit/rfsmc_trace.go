@@ -390,12 +390,20 @@ func heldLocks(tr *program.Trace) [][]program.Loc {
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		held[i] = cur[e.Thread]
-		switch e.Kind {
-		case program.Acquire:
-			cur[e.Thread] = append(slices.Clone(cur[e.Thread]), e.Loc)
-		case program.Release:
-			cur[e.Thread] = slices.DeleteFunc(slices.Clone(cur[e.Thread]), func(l program.Loc) bool { return l == e.Loc })
-		}
+		cur[e.Thread] = afterLockEvent(cur[e.Thread], e)
+	}
+	return held
+}
+
+// afterLockEvent returns the mutexes a thread holds after its event e,
+// given those it held before: an acquire adds one, a release removes it.
+// held is not modified (callers share the lists).
+func afterLockEvent(held []program.Loc, e *program.Event) []program.Loc {
+	switch e.Kind {
+	case program.Acquire:
+		return append(slices.Clone(held), e.Loc)
+	case program.Release:
+		return slices.DeleteFunc(slices.Clone(held), func(l program.Loc) bool { return l == e.Loc })
 	}
 	return held
 }

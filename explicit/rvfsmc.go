@@ -523,12 +523,7 @@ func shadowedInSection(tr *program.Trace, ix *program.TraceIndex, r program.Even
 	var held []program.Loc // the mutexes r's thread holds at r
 	mine := ix.At[r.Thread]
 	for _, i := range mine {
-		switch e := &tr.Events[i]; e.Kind {
-		case program.Acquire:
-			held = append(held, e.Loc)
-		case program.Release:
-			held = slices.DeleteFunc(held, func(l program.Loc) bool { return l == e.Loc })
-		}
+		held = afterLockEvent(held, &tr.Events[i])
 	}
 	if len(held) == 0 {
 		return func(int32) bool { return false }

@@ -155,6 +155,17 @@ func TestAgainstDFSTestdata(t *testing.T) {
 	})
 }
 
+// compareVariants compares every variant on p with dfs's result d, with
+// the explicit deciders and, if withZ3, with Z3 too.
+func compareVariants(t *testing.T, name string, p program.Program, d *explore.Result, withZ3 bool) {
+	for _, v := range variants {
+		compare(t, name, v, d, v.run(p, "explicit", 1))
+		if withZ3 {
+			compare(t, name+" (z3)", v, d, v.run(p, "z3", 2))
+		}
+	}
+}
+
 // TestAgainstDFSRandom compares both explorers with dfs on random small
 // programs (MCR_RANDOM sets how many; default 200), with the explicit
 // deciders and, on every fourth, Z3.
@@ -167,12 +178,7 @@ func TestAgainstDFSRandom(t *testing.T) {
 	seeds := randtest.Seeds(n, 266, 447, 502, 803, 879, 1065)
 	randtest.Each(t, "seed", seeds, randprog.SmallOptions(), func(seed int64, name string, p program.Program) {
 		d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
-		for _, v := range variants {
-			compare(t, name, v, d, v.run(p, "explicit", 1))
-			if seed%4 == 0 { // Z3 is slower: every fourth program
-				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2))
-			}
-		}
+		compareVariants(t, name, p, d, seed%4 == 0) // Z3 is slower: every fourth program
 	})
 }
 
@@ -189,12 +195,7 @@ func TestAgainstDFSBlockingRandom(t *testing.T) {
 		if d.Stats.Blocked > 0 {
 			blocking++
 		}
-		for _, v := range variants {
-			compare(t, name, v, d, v.run(p, "explicit", 1))
-			if seed%8 == 0 && z3.Available() {
-				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2))
-			}
-		}
+		compareVariants(t, name, p, d, seed%8 == 0 && z3.Available())
 	})
 	t.Logf("%d programs, %d with blocked executions", n, blocking)
 }
@@ -222,12 +223,7 @@ func TestAgainstDFSSyncRandom(t *testing.T) {
 		if d.Stats.Blocked > 0 {
 			blocking++
 		}
-		for _, v := range variants {
-			compare(t, name, v, d, v.run(p, "explicit", 1))
-			if seed%8 == 0 && z3.Available() {
-				compare(t, name+" (z3)", v, d, v.run(p, "z3", 2))
-			}
-		}
+		compareVariants(t, name, p, d, seed%8 == 0 && z3.Available())
 	})
 	t.Logf("%d programs, %d too big for dfs, %d with blocked executions", n, big, blocking)
 }

@@ -637,6 +637,7 @@ func (s *Solver) run(ctx context.Context, timeout time.Duration) (chan C.mcr_lbo
 		defer t.Stop()
 		late = t.C
 	}
+	cancel := ctx.Done()
 	var grace <-chan time.Time
 	for {
 		select {
@@ -647,11 +648,10 @@ func (s *Solver) run(ctx context.Context, timeout time.Duration) (chan C.mcr_lbo
 			return done, false
 		case <-grace:
 			return done, false
-		case <-ctx.Done():
+		case <-cancel:
 			t := time.NewTimer(abandonGrace)
 			defer t.Stop()
-			grace = t.C
-			ctx = context.Background() // its Done fired: wait on grace alone
+			grace, cancel = t.C, nil // interrupted: wait on grace alone
 		}
 	}
 }

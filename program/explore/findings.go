@@ -17,16 +17,17 @@ import (
 // violation stops only its thread (program.Failer).
 func ExecutionFindings(x program.Execution) []Finding {
 	tr := x.Trace()
+	sched := tr.Schedule()
 	var fs []Finding
 	for _, v := range program.Failures(x) {
-		f := Finding{Kind: v.Kind.String(), Message: v.Message, Schedule: tr.Schedule()[:v.Events]}
+		f := Finding{Kind: v.Kind.String(), Message: v.Message, Schedule: sched[:v.Events:v.Events]}
 		if v.Pos.Line > 0 {
 			f.Locations = []Location{{File: tr.File, Line: v.Pos.Line, Col: v.Pos.Col}}
 		}
 		fs = append(fs, f)
 	}
 	if _, out := x.Done(); out.Kind == program.Deadlock {
-		fs = append(fs, Finding{Kind: out.Kind.String(), Message: out.Message, Schedule: tr.Schedule(), Locations: waitingAt(x)})
+		fs = append(fs, Finding{Kind: out.Kind.String(), Message: out.Message, Schedule: sched, Locations: waitingAt(x)})
 	}
 	return fs
 }
