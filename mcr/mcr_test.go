@@ -200,6 +200,30 @@ func TestAgainstDFSBlockingRandom(t *testing.T) {
 	t.Logf("%d programs, %d with blocked executions", n, blocking)
 }
 
+// TestAgainstDFSSpinRandom compares both explorers with dfs on random
+// small programs with busy-waiting loops (randprog.SpinOptions), whose
+// idle iterations stop their thread (program/cfront/idle.go), with the
+// explicit deciders and, on every eighth, Z3. Programs whose loops spin
+// with effects to the event bound (16 per thread here), or with more than
+// 5,000 interleavings, are skipped. MCR_SPIN sets how many (default 60,
+// 20 with -short).
+func TestAgainstDFSSpinRandom(t *testing.T) {
+	n := randtest.Count("MCR_SPIN", 60, 20)
+	compared, blocking := 0, 0
+	randtest.EachLoaded(t, "spin", randtest.Seeds(n), randprog.SpinOptions(), cfront.Options{MaxEvents: 16}, func(seed int64, name string, p program.Program) {
+		d, ok := randtest.DFS(p, 5000, explore.Options{KeepGoing: true})
+		if !ok {
+			return
+		}
+		compared++
+		if d.Stats.Blocked > 0 {
+			blocking++
+		}
+		compareVariants(t, name, p, d, seed%8 == 0 && z3.Available())
+	})
+	t.Logf("%d programs, %d compared, %d with blocked executions", n, compared, blocking)
+}
+
 // TestAgainstDFSSyncRandom compares both explorers with dfs on random
 // small programs over reader-writer locks, semaphores and barriers
 // (randprog.SyncOptions; issue 15), with the explicit deciders and, on

@@ -226,17 +226,26 @@ func (x *execution) run(th *thread) {
 			st[n-2] = p
 			th.stack = st[:n-1]
 		case opJmp:
+			if in.a < th.pc && x.backEdge(th, th.pc) {
+				return
+			}
 			th.pc = in.a
 			continue
 		case opJz:
 			th.stack = st[:n-1]
 			if st[n-1] == 0 {
+				if in.a < th.pc && x.backEdge(th, th.pc) {
+					return
+				}
 				th.pc = in.a
 				continue
 			}
 		case opJnz:
 			th.stack = st[:n-1]
 			if st[n-1] != 0 {
+				if in.a < th.pc && x.backEdge(th, th.pc) {
+					return
+				}
 				th.pc = in.a
 				continue
 			}
@@ -279,6 +288,7 @@ func (x *execution) run(th *thread) {
 			if o == nil {
 				return
 			}
+			th.effects++
 			clear(o.data[off : off+int(in.k)])
 			o.dropCells(off, int(in.k))
 			if in.flag&fUndef != 0 {
@@ -298,6 +308,9 @@ func (x *execution) run(th *thread) {
 			x.fail(th, program.Bounded, "%s (reached at line %d)", x.p.strs[in.a], in.pos.Line)
 			return
 		case opBuiltin:
+			if !idleBuiltins[in.a] {
+				th.effects++
+			}
 			if x.builtin(th, in) {
 				return // an event is pending, or the execution or thread ended
 			}
@@ -358,6 +371,7 @@ func (x *execution) doStore(th *thread, in *instr, o *object, off int) {
 	st := th.stack
 	n := len(st)
 	v := conv(st[n-1], in.w, in.flag&fSigned != 0)
+	th.effects++
 	if x.sym != nil {
 		x.symStore(th, in, o, off)
 	}

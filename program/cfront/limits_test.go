@@ -309,3 +309,26 @@ func TestScanTextTotal(t *testing.T) {
 		scanText(b)
 	}
 }
+
+// TestBoundedThreadNotJoinable: a thread cut by the event bound never
+// ends, so a join of it waits; it used to count as finished, and main got
+// past the join to an assertion the program never reaches (a finding that
+// is not real).
+func TestBoundedThreadNotJoinable(t *testing.T) {
+	src := `#include <pthread.h>
+#include <assert.h>
+int g;
+void *t(void *a) { for (;;) g = g + 1; return 0; }
+int main(void) { pthread_t th; pthread_create(&th, 0, t, 0); pthread_join(th, 0); assert(0); return 0; }`
+	p, err := LoadSource("cut.c", []byte(src), Options{MaxEvents: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := program.Replay(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, out := x.Done(); out.Kind != program.Bounded || len(program.Failures(x)) != 0 {
+		t.Errorf("outcome %s %q, failures %v; want bounded, none", out.Kind, out.Message, program.Failures(x))
+	}
+}

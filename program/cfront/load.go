@@ -57,7 +57,8 @@ type Options struct {
 	// and the execution ends as bounded.
 	MaxThreads int
 	// NoSpinAwait compiles spin loops as written instead of as awaits
-	// (spin.go).
+	// (spin.go) and lets threads run on after a loop iteration without
+	// effect (idle.go).
 	NoSpinAwait bool
 	// SpuriousWakeups lets pthread_cond_wait return without a signal
 	// (condvar.go); off, a wait returns only after a signal.
@@ -194,6 +195,7 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 		return nil, err
 	}
 	p.maxEvents, p.maxThreads, p.stepLimit = opts.MaxEvents, opts.MaxThreads, opts.StepLimit
+	p.noIdleStop = opts.NoSpinAwait
 	if p.maxEvents <= 0 {
 		p.maxEvents = DefaultMaxEvents
 	}

@@ -25,6 +25,8 @@ type Program struct {
 	maxEvents  int
 	maxThreads int // threads of one execution, main included
 	stepLimit  int // instructions a thread may run between two events
+	// noIdleStop: run idle loop iterations on (Options.NoSpinAwait, idle.go)
+	noIdleStop bool
 	// stop, if not nil, is closed when the run is cancelled: executions
 	// then end at once (StopWhen)
 	stop <-chan struct{}

@@ -9,26 +9,32 @@ import (
 
 // TestSpinAwait checks which loops run as awaits (spin.go): a spin loop
 // whose exit condition is false stops its thread at once (blocked, naming
-// the loop); any other loop spins to the event bound. With NoSpinAwait
-// every loop spins.
+// the loop); a loop whose iterations only read and change nothing stops
+// its thread after the second such iteration (idle.go); any other loop
+// spins to the event bound. With NoSpinAwait every loop spins.
 func TestSpinAwait(t *testing.T) {
+	const await, idle, spin = "spin loop at line 3", "loops at line 3 without effect", ""
 	cases := []struct {
-		body  string
-		await bool
+		body string
+		want string
 	}{
-		{"while (!flag) ;", true},
-		{"while (!flag) {}", true},
-		{"while (1) ;", true}, // SV-COMP's way to stop a thread
-		{"while (__atomic_load_n(&flag, 5) == 0) sched_yield();", true},
-		{"do { } while (flag == 0);", true},
-		{"for (; flag == 0; ) { ; }", true},
-		{"int v; while ((v = flag) == 0) ; return v;", true},
-		{"int k = 0; while (!flag) k++; return k;", false}, // the body counts
-		{"while (!flag) other = 1;", false},                // the body writes
-		{"while (!flag) { (void)other; }", false},          // the body reads
-		{"while ((flag = 0) == 0) ;", false},               // the condition writes
-		{"for (int i = 0; flag == 0; ) ;", false},          // a declaration in the loop
-		{"while (!flag) { if (other) break; }", false},     // a way out
+		{"while (!flag) ;", await},
+		{"while (!flag) {}", await},
+		{"while (1) ;", await}, // SV-COMP's way to stop a thread
+		{"while (__atomic_load_n(&flag, 5) == 0) sched_yield();", await},
+		{"do { } while (flag == 0);", await},
+		{"for (; flag == 0; ) { ; }", await},
+		{"int v; while ((v = flag) == 0) ; return v;", await},
+		{"int k = 0; while (!flag) k++; return k;", spin},                 // the body counts
+		{"while (!flag) other = 1;", spin},                                // the body writes
+		{"int a[2]; while (!flag) a[flag] = 1;", spin},                    // the body stores
+		{"int *p; while (!flag) { p = malloc(4); free(p); }", spin},       // the body allocates
+		{"while (!flag) { (void)other; }", idle},                          // the body only reads
+		{"while ((flag = 0) == 0) ;", spin},                               // the condition writes
+		{"for (int i = 0; flag == 0; ) ;", idle},                          // a declaration in the loop
+		{"while (!flag) { if (other) break; }", idle},                     // a way out not taken
+		{"int t; while (flag < 1) { t = other; if (t) flag = 0; }", idle}, // dekker's shape
+		{"int k = 0; while (!flag) { k = k ? 0 : 1; }", spin},             // the state alternates
 	}
 	for _, c := range cases {
 		src := "#include <sched.h>\nint flag, other;\nint main(void) { " + c.body + " return 0; }"
@@ -42,10 +48,16 @@ func TestSpinAwait(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, out := x.Done()
-			wantAwait := c.await && !noAwait
-			gotAwait := out.Kind == program.Blocked && strings.Contains(out.Message, "spin loop at line 3")
-			if gotAwait != wantAwait || !gotAwait && out.Kind != program.Bounded {
-				t.Errorf("%s (NoSpinAwait %v): outcome %s %q, want await %v", c.body, noAwait, out.Kind, out.Message, wantAwait)
+			want := c.want
+			if noAwait {
+				want = spin
+			}
+			ok := out.Kind == program.Bounded
+			if want != spin {
+				ok = out.Kind == program.Blocked && strings.Contains(out.Message, want)
+			}
+			if !ok {
+				t.Errorf("%s (NoSpinAwait %v): outcome %s %q, want %q (empty: bounded)", c.body, noAwait, out.Kind, out.Message, want)
 			}
 		}
 	}

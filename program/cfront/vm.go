@@ -117,6 +117,11 @@ type thread struct {
 	// the shadows of stack and slots (concolic.go), and the inputs read
 	sstack, sslots []*sym.Term
 	ninputs        int
+	// effects counts what its local computation did besides reading: events
+	// other than reads, fences and failed trylocks, private stores,
+	// allocations, builtins with an effect; loops are its back edges (idle.go)
+	effects uint64
+	loops   []loopMark
 }
 
 type execution struct {
@@ -393,6 +398,9 @@ func (x *execution) emit(th *thread, kind program.Kind, flags program.Flags, loc
 	})
 	x.arg = 0
 	th.nevents++
+	if kind != program.Read && kind != program.Fence && kind != program.LockFail || flags&program.RMW != 0 {
+		th.effects++
+	}
 }
 
 // resolve checks an access of w bytes at pointer p and returns the object
@@ -530,6 +538,7 @@ func (x *execution) escape(p int64) {
 // and heap sizes) end the execution as bounded: the exploration is then
 // incomplete, and the program is not blamed.
 func (x *execution) alloc(th *thread, size int64, kind objKind, name string) int64 {
+	th.effects++
 	switch {
 	case size < 0:
 		x.fail(th, program.RuntimeError, "allocation of %d bytes", size)
@@ -664,10 +673,13 @@ func (x *execution) pop(th *thread) int64 {
 	return v
 }
 
-// cut stops th at a bound: th ends here; the others go on, so that what
-// they do is still seen. The execution ends as bounded, saying why.
+// cut stops th at a bound: th never runs again, the others go on, so that
+// what they do is still seen. The execution ends as bounded, saying why.
+// th is stuck, not finished: the real thread would go on, so a join of it
+// must wait (a finished thread would let its joiner reach code the program
+// may never reach, and report a finding that is not real).
 func (x *execution) cut(th *thread, why string) {
-	th.finished = true
+	th.stuck = true
 	if x.bounded == nil {
 		x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos, Message: why}
 	}

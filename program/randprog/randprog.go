@@ -25,6 +25,12 @@
 // operations, a semaphore that threads post, wait on and try, and a
 // barrier that every thread (and maybe main) waits at once.
 //
+// With Options.Spin, a thread may busy-wait: a loop that loads a global
+// until it has some value, maybe doing a simple operation on iterations
+// where another loaded value matches (so that some iterations have an
+// effect and others only read: the idle iterations that the interpreter
+// stops at, program/cfront/idle.go).
+//
 // The output stays within the C subset of testdata/c: <pthread.h>,
 // <semaphore.h>, <stdatomic.h> (seq_cst operations only), <assert.h>, int
 // arithmetic on small constants, no stdio, no floating point.
@@ -64,6 +70,10 @@ type Options struct {
 	// Sync lets the program use a reader-writer lock, a semaphore and a
 	// barrier (sync.go). Like Blocking, without it no draw differs.
 	Sync bool
+	// Spin lets threads busy-wait in loops that exit when a global has
+	// some value (they may never exit). Like Blocking, without it no draw
+	// differs.
+	Spin bool
 	// Inputs lets threads read nondeterministic inputs (a _Bool, or a char
 	// assumed in [-1, 2]) into locals that flow into stores and decide
 	// branches. Like Blocking, without it no draw differs.
@@ -101,6 +111,14 @@ func SyncOptions() Options {
 func BlockingOptions() Options {
 	o := SmallOptions()
 	o.Blocking = true
+	return o
+}
+
+// SpinOptions returns SmallOptions with Spin: small programs with
+// busy-waiting loops, for the differential tests of idle iterations.
+func SpinOptions() Options {
+	o := SmallOptions()
+	o.Spin = true
 	return o
 }
 
@@ -438,6 +456,10 @@ func (g *gen) op() {
 	if g.opts.Sync && g.syncOp() {
 		return
 	}
+	if g.opts.Spin && g.rng.IntN(3) == 0 {
+		g.spin()
+		return
+	}
 	if len(g.inputs) > 0 && g.rng.IntN(3) == 0 {
 		g.line("if (%s %s %d) {", g.inputs[g.rng.IntN(len(g.inputs))], g.cmp(), g.small()-1)
 		g.nested()
@@ -501,6 +523,26 @@ func (g *gen) await() {
 	v := g.local()
 	g.line("%s = %s;", v, load(gl))
 	g.line("__VERIFIER_assume(%s %s %d);", v, g.cmp(), g.small())
+}
+
+// spin emits a busy-waiting loop: load a global until it compares to a
+// constant; on some iterations, when a second loaded value matches, do a
+// simple operation (an iteration with an effect).
+func (g *gen) spin() {
+	v := g.local()
+	g.line("while (1) {")
+	g.indent++
+	g.line("%s = %s;", v, load(g.pick()))
+	g.line("if (%s %s %d) break;", v, g.cmp(), g.small())
+	if g.rng.IntN(2) == 0 {
+		w := g.local()
+		g.line("%s = %s;", w, load(g.pick()))
+		g.line("if (%s %s %d) {", w, g.cmp(), g.small())
+		g.nested()
+		g.line("}")
+	}
+	g.indent--
+	g.line("}")
 }
 
 // nested emits one simple operation one level deeper.

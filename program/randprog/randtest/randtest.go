@@ -45,10 +45,16 @@ func Seeds(n int, extra ...int64) []int64 {
 // logged and Each stops: one failing program is enough to debug.
 func Each(t *testing.T, prefix string, seeds []int64, opts randprog.Options, f func(seed int64, name string, p program.Program)) {
 	t.Helper()
+	EachLoaded(t, prefix, seeds, opts, cfront.Options{}, f)
+}
+
+// EachLoaded is Each with the programs loaded with load (bounds).
+func EachLoaded(t *testing.T, prefix string, seeds []int64, opts randprog.Options, load cfront.Options, f func(seed int64, name string, p program.Program)) {
+	t.Helper()
 	for _, seed := range seeds {
 		src := randprog.Generate(seed, opts)
 		name := fmt.Sprintf("%s%d.c", prefix, seed)
-		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{})
+		p, err := cfront.LoadSource(name, []byte(src), load)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, src)
 		}
