@@ -243,7 +243,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			break
 		}
 		if single == nil {
-			single = newSingleWriters()
+			single = newSingleWriters(s.good)
 		}
 		single.add(tr)
 		w, ok := s.forcedRead(single, C, mutate[0])
@@ -572,18 +572,29 @@ func shadowedInSection(tr *program.Trace, ix *program.TraceIndex, r program.Even
 	return func(w int32) bool { return shadowed[w] }
 }
 
-// singleWriters follows, over a growing trace, which locations one thread
-// alone has written, their last write, and must-happen-before as vector
-// clocks (program order, fork, join), for forcedRead.
+// singleWriters follows, over a growing trace, which locations have
+// totally ordered writes (each must happen before the next), their last
+// write, and must-happen-before as vector clocks, for forcedRead.
+// Must-happen-before here is program order, fork, join, and the order of
+// a release before an acquire whose good writes are that release alone:
+// every witness of the call's (X, GoodW) keeps it, so a critical section
+// entered after another sees the writes made in it in that order (a loop
+// inside a critical section that another thread entered before: issue 17).
 type singleWriters struct {
-	writer map[program.Loc]program.ThreadID // -1: several threads
-	last   map[program.Loc]program.EventID  // the last write
-	clock  [][]int32                        // per thread: events of each thread before its next one
-	seen   int                              // events of the trace added
+	ordered map[program.Loc]bool            // every write must happen before the next
+	maxW    map[program.Loc][]int32         // per thread: 1 + index of its last write there
+	last    map[program.Loc]program.EventID // the last write
+	rel     map[program.EventID][]int32     // the clock of each release
+	good    map[program.EventID][]program.EventID
+	clock   [][]int32 // per thread: events of each thread before its next one
+	seen    int       // events of the trace added
 }
 
-func newSingleWriters() *singleWriters {
-	return &singleWriters{writer: map[program.Loc]program.ThreadID{}, last: map[program.Loc]program.EventID{}}
+// newSingleWriters follows a trace whose reads and acquires have the good
+// writes good (read only; entries set later must not change earlier ones).
+func newSingleWriters(good map[program.EventID][]program.EventID) *singleWriters {
+	return &singleWriters{ordered: map[program.Loc]bool{}, maxW: map[program.Loc][]int32{},
+		last: map[program.Loc]program.EventID{}, rel: map[program.EventID][]int32{}, good: good}
 }
 
 func (sw *singleWriters) clockOf(t program.ThreadID) []int32 {
@@ -608,6 +619,11 @@ func (sw *singleWriters) join(t program.ThreadID, c []int32) {
 func (sw *singleWriters) add(tr *program.Trace) {
 	for ; sw.seen < len(tr.Events); sw.seen++ {
 		e := &tr.Events[sw.seen]
+		if e.Kind == program.Acquire {
+			if g := sw.good[e.ID()]; len(g) == 1 {
+				sw.join(e.Thread, sw.rel[g[0]])
+			}
+		}
 		sw.join(e.Thread, nil)
 		c := sw.clock[e.Thread]
 		for len(c) <= int(e.Thread) {
@@ -622,13 +638,24 @@ func (sw *singleWriters) add(tr *program.Trace) {
 			if e.Value >= 0 {
 				sw.join(e.Thread, sw.clockOf(program.ThreadID(e.Value)))
 			}
+		case program.Release:
+			sw.rel[e.ID()] = slices.Clone(c)
 		case program.Write:
-			sw.last[e.Loc] = e.ID()
-			if t, ok := sw.writer[e.Loc]; !ok {
-				sw.writer[e.Loc] = e.Thread
-			} else if t != e.Thread {
-				sw.writer[e.Loc] = -1
+			mw := sw.maxW[e.Loc]
+			ordered := true
+			for u, n := range mw {
+				if u != int(e.Thread) && (u >= len(c) || c[u] < n) {
+					ordered = false
+					break
+				}
 			}
+			for len(mw) <= int(e.Thread) {
+				mw = append(mw, 0)
+			}
+			mw[e.Thread] = e.Index + 1
+			sw.maxW[e.Loc] = mw
+			sw.ordered[e.Loc] = ordered // the earlier writes are hidden by this one
+			sw.last[e.Loc] = e.ID()
 		}
 	}
 }
@@ -642,10 +669,10 @@ func (sw *singleWriters) before(w program.EventID, t program.ThreadID) bool {
 // forcedRead reports whether r, the only read lines 6-11 give a call, is
 // forced, and its source: a plain read (no RMW, CAS or lock, no
 // dereference a null prediction may be asked about) that C leaves
-// undefined, of a location only one thread has written so far, whose last
-// write must happen before r (r's own thread's, or one made before r's
-// thread was forked). That write hides the writer's earlier ones and
-// init, so VisibleW(r) is that one write, the active write of σ̃, and
+// undefined, of a location whose writes so far each must happen before
+// the next (one thread's, or made in critical sections entered one after
+// another), and whose last write must happen before r. That write hides
+// the earlier ones and init, so VisibleW(r) is that one write, the active write of σ̃, and
 // lines 12-28
 // make exactly one child, σ̃∘r (the auxiliary trace), after which the
 // loop ends (r is not in C: lines 15-16). The call then steps r itself
@@ -663,7 +690,7 @@ func (s *rvfSMC) forcedRead(sw *singleWriters, C rvfCausal, r program.Event) (pr
 	if _, ok := C[r.ID()]; ok {
 		return program.EventID{}, false
 	}
-	if t, ok := sw.writer[r.Loc]; !ok || t < 0 || !sw.before(sw.last[r.Loc], r.Thread) {
+	if !sw.ordered[r.Loc] || !sw.before(sw.last[r.Loc], r.Thread) {
 		return program.EventID{}, false
 	}
 	return sw.last[r.Loc], true

@@ -80,7 +80,9 @@ func TestLongSingleThread(t *testing.T) {
 // one section cannot read a write the other section overwrites, and two
 // accesses under a common mutex never race. rvf and mcr asked 2N^2
 // witness queries and 4N^2 race queries here (issue 17: at N=1,000 no
-// execution finished in 60 s).
+// execution finished in 60 s), then a level per read of the second section
+// and a quadratic pass over pairs sharing the mutex (N=4,000: 43 s, now
+// 0.2 s).
 func TestLongCriticalSections(t *testing.T) {
 	src := `#include <pthread.h>
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -99,7 +101,10 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, inc, 0); pthread_create(&
 		res := a.Run(context.Background(), p.Fresh(), explore.Options{KeepGoing: true}, explore.Config{Workers: 1})
 		st := res.Stats
 		queries := st.Extra["verifysc_queries"] + st.Extra["seed_queries"] + st.Extra["race_queries"] + st.Extra["witness_queries"]
-		if st.Executions != 2 || !st.Complete || queries > 10 || len(res.Findings) != 0 {
+		// Every read of the second section has one visible write, the
+		// one before it (the first section's writes happen before its
+		// acquire): rvf and mcr step them as forced, not a level each.
+		if st.Executions != 2 || !st.Complete || queries > 10 || st.Extra["guided_witnesses"] > 10 || len(res.Findings) != 0 {
 			t.Errorf("%s: %d executions, complete %v, %v queries (extra %v), findings %v", a.Name, st.Executions, st.Complete, queries, st.Extra, res.Findings)
 		}
 	}
