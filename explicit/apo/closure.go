@@ -22,7 +22,9 @@ type Insertion struct {
 	Read, From, To int32
 }
 
-func (s Insertion) String() string { return fmt.Sprintf("%d->%d (Rule%d of %d)", s.From, s.To, s.Rule, s.Read) }
+func (s Insertion) String() string {
+	return fmt.Sprintf("%d->%d (Rule%d of %d)", s.From, s.To, s.Rule, s.Read)
+}
 
 // Closure returns the closure of p (Section 4.1: the weakest strengthening
 // of p that is closed, unique by Lemma 4.2), computed by Algorithm 1, and
