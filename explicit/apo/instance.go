@@ -16,6 +16,7 @@ package apo
 // each flag write right after its event and each flag read right before.
 
 import (
+	"context"
 	"fmt"
 
 	"mcr/program"
@@ -24,6 +25,7 @@ import (
 // Encoding is an annotated partial order as an instance, with the map
 // back and forth.
 type Encoding struct {
+	APO  *APO
 	Inst *program.Instance
 	// At is each APO event's identity in Inst.
 	At []program.EventID
@@ -39,7 +41,7 @@ func ToInstance(p *APO, name string) (*Encoding, error) {
 		return nil, err
 	}
 	n := p.Len()
-	enc := &Encoding{At: make([]program.EventID, n), pre: make([][]program.EventID, n), post: make([][]program.EventID, n)}
+	enc := &Encoding{APO: p, At: make([]program.EventID, n), pre: make([][]program.EventID, n), post: make([][]program.EventID, n)}
 	in, out := p.crossEdges()
 	k := p.Threads()
 	threads := make([]string, k)
@@ -161,4 +163,25 @@ func (enc *Encoding) WitnessOf(t []int32) program.Witness {
 		}
 	}
 	return w
+}
+
+// Decider returns Realize as a program.Decider for enc.Inst alone (any
+// other instance is program.ErrUnsupported): it realizes enc.APO and
+// returns the witness as WitnessOf gives it, for the deciders' common path
+// (program.CheckedDecide, `mcr crosscheck --kind apo`).
+func (enc *Encoding) Decider() program.Decider { return realizeDecider{enc} }
+
+type realizeDecider struct{ enc *Encoding }
+
+func (realizeDecider) Name() string { return "realize" }
+
+func (d realizeDecider) Decide(ctx context.Context, inst *program.Instance) (program.InstanceAnswer, error) {
+	if inst != d.enc.Inst {
+		return program.InstanceAnswer{}, fmt.Errorf("%w: realize decides only the instance of its annotated partial order", program.ErrUnsupported)
+	}
+	if err := ctx.Err(); err != nil {
+		return program.InstanceAnswer{}, err
+	}
+	lin, ok, err := Realize(d.enc.APO)
+	return program.NewInstanceAnswer(d.enc.WitnessOf(lin), ok, err)
 }
