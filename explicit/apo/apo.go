@@ -30,19 +30,19 @@ import (
 )
 
 // Kind is the kind of an event: the model of Section 2.1 has reads and
-// writes only.
+// writes; Local events (thread begin and end, spawn, join) conflict with
+// nothing and only carry the orderings of dynamic thread creation
+// (Section 6, implementation detail 1).
 type Kind uint8
 
 const (
 	Read Kind = iota
 	Write
+	Local
 )
 
 func (k Kind) String() string {
-	if k == Read {
-		return "r"
-	}
-	return "w"
+	return [...]string{"r", "w", "l"}[k]
 }
 
 // Event is one event of an annotated partial order.
@@ -83,7 +83,7 @@ func New(events []Event) (*APO, error) {
 		order: NewOrder(len(events))}
 	last := map[int32]int32{}
 	for i, e := range events {
-		if e.Thread < 0 || e.Loc < 0 || e.Kind > Write {
+		if e.Thread < 0 || e.Loc < 0 || e.Kind > Local {
 			return nil, fmt.Errorf("%w: event %d: bad thread, location or kind", ErrMalformed, i)
 		}
 		p.threads = max(p.threads, int(e.Thread)+1)
@@ -145,7 +145,38 @@ func (p *APO) SetGood(r int32, side int8, good []int32) {
 // Conflict reports e1 ⋈ e2: the same location, at least one a write.
 func (p *APO) Conflict(e1, e2 int32) bool {
 	a, b := &p.Events[e1], &p.Events[e2]
-	return a.Loc == b.Loc && (a.Kind == Write || b.Kind == Write)
+	return a.Kind != Local && b.Kind != Local && a.Loc == b.Loc && (a.Kind == Write || b.Kind == Write)
+}
+
+// Append adds event e after every event of its thread (thread order) and
+// returns its number; the order grows by e with those orderings only.
+// O(n^2/64).
+func (p *APO) Append(e Event) int32 {
+	n := int32(len(p.Events))
+	last := int32(-1)
+	for i := n - 1; i >= 0; i-- {
+		if p.Events[i].Thread == e.Thread {
+			last = i
+			break
+		}
+	}
+	p.Events = append(p.Events[:n:n], e) // never shared with a clone
+	p.Side = append(p.Side[:n:n], 0)
+	p.Good = append(p.Good[:n:n], nil)
+	p.order = p.order.Grow(int(n) + 1)
+	p.threads = max(p.threads, int(e.Thread)+1)
+	if e.Kind == Write {
+		for int(e.Loc) >= len(p.writes) {
+			p.writes = append(p.writes, nil)
+		}
+		ws := p.writes[e.Loc]
+		p.writes = slices.Clone(p.writes)
+		p.writes[e.Loc] = append(ws[:len(ws):len(ws)], n)
+	}
+	if last >= 0 {
+		p.order.Add(last, n)
+	}
+	return n
 }
 
 // Check verifies items (4)-(6) of the definition of annotated partial
@@ -159,9 +190,9 @@ func (p *APO) Check() error {
 	}
 	for i := range p.Events {
 		r, e := int32(i), &p.Events[i]
-		if e.Kind == Write {
+		if e.Kind != Read {
 			if p.Good[r] != nil || p.Side[r] != 0 {
-				return fail("write %d has good writes or a side", r)
+				return fail("%s event %d has good writes or a side", e.Kind, r)
 			}
 			continue
 		}

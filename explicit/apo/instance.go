@@ -76,10 +76,7 @@ func ToInstance(p *APO, name string) (*Encoding, error) {
 			events[e.Thread] = append(events[e.Thread], program.Event{Kind: program.Read, Loc: flag[edge], Value: 1})
 		}
 		enc.At[i] = at(e.Thread)
-		kind := program.Read
-		if e.Kind == Write {
-			kind = program.Write
-		}
+		kind := [...]program.Kind{Read: program.Read, Write: program.Write, Local: program.Fence}[e.Kind]
 		events[e.Thread] = append(events[e.Thread], program.Event{Kind: kind, Loc: program.Loc(e.Loc), Value: e.Value})
 		for _, edge := range out[i] {
 			id := at(e.Thread)

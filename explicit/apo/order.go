@@ -52,3 +52,16 @@ func (o *Order) Clone() *Order {
 	c.succ = slices.Clone(o.succ)
 	return &c
 }
+
+// Grow returns the order over n >= o's elements that has o's pairs (o
+// itself if n is its size).
+func (o *Order) Grow(n int) *Order {
+	if n == o.n {
+		return o
+	}
+	g := NewOrder(n)
+	for a := range o.n {
+		copy(g.succ[a*g.words:], o.succ[a*o.words:(a+1)*o.words])
+	}
+	return g
+}

@@ -92,8 +92,10 @@ func Linearizes(p *APO, t []int32) error {
 	last := map[int32]int32{}
 	for _, e := range t {
 		ev := &p.Events[e]
-		if ev.Kind == Write {
-			last[ev.Loc] = e
+		if ev.Kind != Read {
+			if ev.Kind == Write {
+				last[ev.Loc] = e
+			}
 			continue
 		}
 		w, ok := last[ev.Loc]
