@@ -29,10 +29,7 @@ package explicit
 //
 // Deviations, each making the search larger, never smaller: Extend orders
 // every new leaf event with every conflicting leaf event (the paper's
-// never-good / unobservable relaxation is not taken); and C(r)(p) is left
-// as it was for a thread p that is waiting (at a join) or not yet created
-// when r is done, since WExtend has not revealed its writes before its next
-// read (the paper's threads all exist and never wait).
+// never-good / unobservable relaxation is not taken).
 //
 // Not supported, refused with the construct named (the search stops,
 // incomplete): mutexes and the primitives built on them (Remark 4 of the
@@ -44,7 +41,7 @@ package explicit
 import (
 	"context"
 	"fmt"
-	"os"
+	"math"
 	"slices"
 
 	"mcr/explicit/apo"
@@ -96,17 +93,16 @@ type vcNode struct {
 	init map[int32]int32 // location -> its initial write
 }
 
-// vcCHB is a CHB map: per read, per thread the level of C(r)(p): -2 for
-// the empty prefix (absent), -1 for the prefix before the first read,
-// else the index of a read of p. The map is never changed in place.
+// vcCHB is a CHB map (Section 5): per read r, per thread p, C(r)(p) as
+// the number of leading events of p whose writes r has been offered
+// already (0 for none, the paper's ⊥⊥). The paper keeps the last read of
+// p instead and offers the writes after it; for a thread stopped at a read
+// or finished the two agree (WExtend ran it up to its next read), and the
+// count also covers a thread waiting at a join, whose writes after the
+// join WExtend has not revealed yet. The map is never changed in place.
 type vcCHB map[program.EventID]map[program.ThreadID]int32
 
-func (c vcCHB) level(r program.EventID, t program.ThreadID) int32 {
-	if l, ok := c[r][t]; ok {
-		return l
-	}
-	return -2
-}
+func (c vcCHB) level(r program.EventID, t program.ThreadID) int32 { return c[r][t] }
 
 // initThread is the virtual thread of the initial writes in vcCHB.
 const initThread program.ThreadID = -1
@@ -196,7 +192,6 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), seedRaces(s.ctx, s.sink, Seeder{}, tr))
 	}
 	// Line 3: the extensions of P to E(t).
-	guard := guards(tr)
 	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[len(sched):]) {
 		CQ := C // line 4 (never changed in place)
 		for _, r := range reads {
@@ -204,10 +199,10 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 		}
 		for _, r := range reads {
 			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread.
-			if s.extendRead(q, tr, guard, CQ, r) {
+			if s.extendRead(q, tr, CQ, r) {
 				return true
 			}
-			CQ = CQ.done(r.ID(), x, tr) // Algorithm 6 line 15, Algorithm 7 line 10
+			CQ = CQ.done(r.ID(), tr) // Algorithm 6 line 15, Algorithm 7 line 10
 		}
 	}
 	return false
@@ -245,50 +240,16 @@ func (s *vcSearch) checkValues(n *vcNode, tr *program.Trace, k int) error {
 	return nil
 }
 
-// guards returns Guard_t(e) per event of tr: the index of the last read of
-// its thread before it, -1 if none.
-func guards(tr *program.Trace) map[program.EventID]int32 {
-	g := make(map[program.EventID]int32, len(tr.Events))
-	last := map[program.ThreadID]int32{}
-	for _, e := range tr.Events {
-		l, ok := last[e.Thread]
-		if !ok {
-			l = -1
-		}
-		g[e.ID()] = l
-		if e.Kind == program.Read {
-			last[e.Thread] = e.Index
-		}
-	}
-	return g
-}
-
-// done returns C with C(r)(p) set to the last read of p in tr (Algorithm 6
-// line 15): for the initial writes and every thread that is finished,
-// stuck or at an enabled read, whose writes before its next read tr shows
-// all; the others keep their level (see the file comment).
-func (c vcCHB) done(r program.EventID, x program.Execution, tr *program.Trace) vcCHB {
-	lv := map[program.ThreadID]int32{initThread: -1}
+// done returns C with C(r)(p) set to all the events of p in tr, for every
+// thread and the initial writes (Algorithm 6 line 15, Algorithm 7 line 10:
+// the last read of each thread in t, and the writes up to its next read).
+func (c vcCHB) done(r program.EventID, tr *program.Trace) vcCHB {
+	lv := map[program.ThreadID]int32{initThread: math.MaxInt32}
 	for t, l := range c[r] {
 		lv[t] = l
 	}
-	last := map[program.ThreadID]int32{}
 	for _, e := range tr.Events {
-		if e.Kind == program.Read {
-			last[e.Thread] = e.Index
-		}
-	}
-	for t := range x.Threads() {
-		id := program.ThreadID(t)
-		e, st := x.Pending(id)
-		if st == program.Waiting || st == program.Absent || st == program.Enabled && e.Kind != program.Read {
-			continue
-		}
-		l, ok := last[id]
-		if !ok {
-			l = -1
-		}
-		lv[id] = max(l, c.level(r, id))
+		lv[e.Thread] = max(lv[e.Thread], e.Index+1)
 	}
 	out := make(vcCHB, len(c)+1)
 	for k, v := range c {
@@ -303,7 +264,7 @@ func (c vcCHB) done(r program.EventID, x program.Execution, tr *program.Trace) v
 // candidate writes M_t^C(r) (per side for the root), the good writes being
 // the candidates of that value (and side); each extension that has a
 // closure is explored. It returns true if the search must stop.
-func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, guard map[program.EventID]int32, C vcCHB, r program.Event) bool {
+func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event) bool {
 	loc := s.loc(r.Loc)
 	var cands []int32 // M_t^C(r), in the order of q's events
 	for w, e := range q.P.Events {
@@ -311,16 +272,19 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, guard map[program.Ev
 			continue
 		}
 		id := q.ids[w]
-		t, g := id.Thread, int32(-1)
-		if t < 0 {
-			t = initThread
-		} else {
-			g = guard[id]
+		if id.Thread < 0 {
+			id.Thread = initThread
 		}
-		if g > C.level(r.ID(), t) {
+		if id.Index >= C.level(r.ID(), id.Thread) { // M_t^C(r)
 			cands = append(cands, int32(w))
 		}
 	}
+	// r after its thread, unplaced among the leaf writes: a value none of
+	// whose candidates is visible to r here has no closure (Rule1 finds no
+	// good visible write, and placing r only hides more), so it is skipped.
+	base := q.clone()
+	ri := base.add(s, tr, &r)
+	visible := base.P.Visible(ri)
 	root := r.Thread == s.root
 	for side := int8(1); side <= 2; side++ { // Algorithm 6 line 4; one round for a leaf
 		var y []int32
@@ -329,9 +293,9 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, guard map[program.Ev
 				y = append(y, w)
 			}
 		}
-		var values []int64 // D_r
+		var values []int64 // D_r, less the values no candidate of which is visible
 		for _, w := range y {
-			if v := q.P.Events[w].Value; !slices.Contains(values, v) {
+			if v := q.P.Events[w].Value; !slices.Contains(values, v) && slices.Contains(visible, w) {
 				values = append(values, v)
 			}
 		}
@@ -343,16 +307,15 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, guard map[program.Ev
 					good = append(good, w)
 				}
 			}
+			b := q.clone()
 			ev := r
 			ev.Value = v
-			for _, k := range s.extend([]*vcNode{q}, tr, []program.Event{ev}) {
-				k.P.SetGood(k.at[r.ID()], side, good)
+			b.add(s, tr, &ev) // as ri in base
+			for _, k := range b.places(ri) {
+				k.P.SetGood(ri, side, good)
 				kc, ok, err := apo.Closure(k.P)
 				s.sink.Extra("closures", 1)
 				if err != nil {
-					if os.Getenv("VCDEBUG") != "" {
-						fmt.Println(k.P, k.ids)
-					}
 					s.sink.Stop("vc: internal error: "+err.Error(), false)
 					return true
 				}
@@ -377,9 +340,8 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, guard map[program.Ev
 // each goes after its thread's events (and its spawn, or the end of the
 // thread it joins); a leaf read or write is also ordered with every
 // conflicting leaf event, in every way the order allows (one node per
-// way). The nodes are closed (those without a closure dropped), except
-// those whose last event is a read without good writes yet (extendRead
-// sets them and closes).
+// way). The nodes are closed (those without a closure dropped). The new
+// events are writes and local events: a read is added by extendRead.
 func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) []*vcNode {
 	for _, e := range evs {
 		var next []*vcNode
@@ -389,9 +351,6 @@ func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) 
 			next = append(next, k.places(i)...)
 		}
 		ns = next
-	}
-	if len(evs) == 1 && evs[0].Kind == program.Read {
-		return ns
 	}
 	out := ns[:0]
 	for _, n := range ns {

@@ -108,8 +108,13 @@ func (q *APO) repair(r int32) (Insertion, bool, error) {
 	return s, true, nil
 }
 
-// visible returns VisibleW_Q(r): the writes w on r's location with not
-// r < w and no write w' on the location with w < w' < r.
+// Visible returns VisibleW_P(r) (Section 2.3): the writes w on r's
+// location with not r < w and no write w' on the location with
+// w < w' < r. Closure gives ⊥ if none of them is good for r, and it only
+// shrinks as P is strengthened.
+func (p *APO) Visible(r int32) []int32 { return p.visible(r) }
+
+// visible is Visible.
 func (q *APO) visible(r int32) []int32 {
 	ws := q.writes[q.Events[r].Loc]
 	var out []int32
