@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
