@@ -221,7 +221,7 @@ func vcUnsupported(e *program.Event) string {
 	default:
 		return ""
 	}
-	return fmt.Sprintf("vc does not support %s (a %s at %s); use --algo rf or rvf", what, e.Kind, e.Pos)
+	return fmt.Sprintf("vc does not support %s: %s at line %s; use --algo rf or rvf", what, e.Kind, e.Pos)
 }
 
 // checkValues reports a read of the first k events of tr whose value is
