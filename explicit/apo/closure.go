@@ -86,7 +86,7 @@ func ClosureSteps(p *APO) (*APO, []Insertion, bool, error) {
 // means an invariant the paper's argument guarantees did not hold (a bug,
 // reported rather than trusted).
 func (q *APO) repair(r int32) (Insertion, bool, error) {
-	vis := q.visible(r)
+	vis := q.Visible(r)
 	s := Insertion{Read: r}
 	switch {
 	case !q.item1(r, vis):
@@ -112,10 +112,7 @@ func (q *APO) repair(r int32) (Insertion, bool, error) {
 // location with not r < w and no write w' on the location with
 // w < w' < r. Closure gives ⊥ if none of them is good for r, and it only
 // shrinks as P is strengthened.
-func (p *APO) Visible(r int32) []int32 { return p.visible(r) }
-
-// visible is Visible.
-func (q *APO) visible(r int32) []int32 {
+func (q *APO) Visible(r int32) []int32 {
 	ws := q.writes[q.Events[r].Loc]
 	var out []int32
 	for _, w := range ws {
