@@ -35,12 +35,3 @@ var RVF = explore.Algorithm{
 		return RVFSMCWorkers(ctx, p, opts, parallel.Workers(cfg.Workers))
 	},
 }
-
-// VC is VC-DPOR's registry entry (`--algo vc`): listed, not implemented yet.
-var VC = explore.Algorithm{
-	Name:    "vc",
-	Doc:     "VC-DPOR: value-happens-before classes with annotated partial orders",
-	Source:  "seed 003, Algorithms 5-7",
-	Models:  onlySC,
-	Planned: "seed 003; issue 20",
-}

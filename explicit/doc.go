@@ -24,13 +24,15 @@
 //	                                                                      PSO n^(k(d+1)) k^d
 //	Seeder      seedsearch.go                    x            seed query  O(n^k |values|^d)            DESIGN.md, seed 000 Alg. 1
 //
-// Two exploration algorithms (program.Program -> explore.Result) build on them:
+// Three exploration algorithms (program.Program -> explore.Result) build on them:
 //
 //	algorithm   file(s)                          decider used           explores                        source
 //	rf          rfsmc.go, rfsmc_guide.go         getwitness (+ fast     one execution per reads-from    seed 002 Alg. 1, Sec. 7
 //	                                             path)                  class (locks included)
 //	rvf         rvfsmc.go                        verifysc, guided by    at most one per reads-value-    seed 000 Alg. 2, App. A
 //	                                             the auxiliary trace    from class (RVF)
+//	vc          vcdpor.go, apo/                  apo.Closure (seed 003  one per value-happens-before     seed 003 Alg. 5-7
+//	                                             Alg. 1-4), Realize     class; no mutexes, RMW, CAS
 //
 // Closure (closure.go: seed 000 Sec. 4.2, seed 004 Sec. 4.3) is polynomial
 // in n whatever k and d; it rejects some unrealizable instances at once and

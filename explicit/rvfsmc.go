@@ -840,17 +840,25 @@ func (s *rvfSMC) checkValues(tr *program.Trace) {
 }
 
 // predictRace returns the race query of Section 3.3 of seed 001 over the
-// values of tr: can the two events end up enabled together, every read
-// before them returning its traced value?
+// values of tr (seedRaces).
 func (s *rvfSMC) predictRace(tr *program.Trace) func(a, b int32) (program.Schedule, bool) {
+	return seedRaces(s.ctx, s.sink, s.cfg.Races, tr)
+}
+
+// seedRaces returns the race query of Section 3.3 of seed 001 over the
+// values of tr, asked of d: can the two events end up enabled together,
+// every read before them returning its traced value? rvf and vc use it
+// for the hb-ordered pairs of a leaf, since their classes fix values, not
+// sources. A failed query stops the search (incomplete).
+func seedRaces(ctx context.Context, sink smcSink, d program.SeedDecider, tr *program.Trace) func(a, b int32) (program.Schedule, bool) {
 	return func(a, b int32) (program.Schedule, bool) {
 		q := program.NewSeedQuery(tr, nil)
 		q.Race = [2]int32{a, b}
-		s.sink.Extra("race_queries", 1)
-		ans, err := s.cfg.Races.Decide(s.ctx, q)
-		if err != nil && s.ctx.Err() == nil {
-			s.sink.Extra("decider_errors", 1)
-			s.sink.Stop("race query failed: "+err.Error(), false)
+		sink.Extra("race_queries", 1)
+		ans, err := d.Decide(ctx, q)
+		if err != nil && ctx.Err() == nil {
+			sink.Extra("decider_errors", 1)
+			sink.Stop("race query failed: "+err.Error(), false)
 		}
 		if err != nil || !ans.Sat {
 			return nil, false

@@ -76,7 +76,7 @@ func parseKind(v string) (program.Constraint, bool) {
 	switch v {
 	case "rf", "reads-from":
 		return program.ReadsFrom, true
-	case "goodwrites", "good", "good-writes":
+	case "goodwrites", "good", "good-writes", "apo":
 		return program.GoodWrites, true
 	}
 	return 0, false
@@ -111,7 +111,7 @@ Exit codes: 0 all agree, 1 disagreement or invalid witness, 2 bad input,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.mm, "mm", "sc", "memory model: sc, tso or pso")
-	fl.StringVar(&f.kind, "kind", "rf", "constraint kind: rf (reads-from) or goodwrites")
+	fl.StringVar(&f.kind, "kind", "rf", "constraint kind: rf (reads-from) or goodwrites; or apo: random annotated partial orders (seed 003 Sec. 4, --threads = root + leaves, --mm sc) as good-writes instances, with Realize beside the backends")
 	fl.IntVar(&f.count, "count", 1000, "number of instances")
 	fl.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fl.StringVar(&f.threads, "threads", "3", "threads per instance, N or MIN-MAX")
@@ -202,7 +202,10 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 	}
 	c, ok := parseKind(f.kind)
 	if !ok {
-		return badInput(fmt.Errorf("--kind %q: want rf or goodwrites", f.kind))
+		return badInput(fmt.Errorf("--kind %q: want rf, goodwrites or apo", f.kind))
+	}
+	if f.kind == "apo" && m != program.SC {
+		return badInput(fmt.Errorf("--kind apo: annotated partial orders are SC only (--mm sc)"))
 	}
 	var err error
 	for _, s := range []struct {
@@ -230,6 +233,9 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 	run := supporting(sel, &program.Instance{Model: m, Constraint: c})
 	if len(run) == 0 {
 		return badInput(fmt.Errorf("no selected backend (%s) decides %s %s instances", f.backend, m, c))
+	}
+	if f.kind == "apo" {
+		run = append(run, realizeColumn)
 	}
 	if note != "" {
 		fmt.Fprintln(cmd.ErrOrStderr(), "mcr:", note)
@@ -271,10 +277,18 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 // with every backend of run, and writes it to f.out if they fail.
 func crossOne(ctx context.Context, f *crosscheckFlags, m program.MemoryModel, c program.Constraint, perturb float64, run []backend, i int) crossResult {
 	rng := rand.New(rand.NewPCG(f.seed, uint64(i)))
-	o := program.RandomOptions{Threads: f.threadsR.draw(rng), Events: f.eventsR.draw(rng), Vars: f.varsR.draw(rng),
-		Locks: f.lkR.draw(rng), Values: f.values, Model: m, Constraint: c, Perturb: perturb}
-	inst, _ := program.RandomInstance(rng, o)
-	inst.Name = fmt.Sprintf("crosscheck-%s-%s-seed%d-%d", m, c, f.seed, i)
+	var inst *program.Instance
+	if f.kind == "apo" {
+		var err error
+		if inst, run, err = apoInstance(rng, f, run, i); err != nil {
+			return crossResult{done: true, j: judgement{Verdict: unknown, Problems: []string{"bad annotated partial order: " + err.Error()}}}
+		}
+	} else {
+		o := program.RandomOptions{Threads: f.threadsR.draw(rng), Events: f.eventsR.draw(rng), Vars: f.varsR.draw(rng),
+			Locks: f.lkR.draw(rng), Values: f.values, Model: m, Constraint: c, Perturb: perturb}
+		inst, _ = program.RandomInstance(rng, o)
+		inst.Name = fmt.Sprintf("crosscheck-%s-%s-seed%d-%d", m, c, f.seed, i)
+	}
 	r := crossResult{events: inst.NumEvents()}
 	for _, b := range run {
 		r.outs = append(r.outs, decide(ctx, b, inst, f.qTimeout))
@@ -298,7 +312,7 @@ func crossOne(ctx context.Context, f *crosscheckFlags, m program.MemoryModel, c 
 // not be written).
 func writeFailure(f *crosscheckFlags, inst *program.Instance, i int, r crossResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "mcr crosscheck --mm %s --kind %s --seed %d (instance %d): %s.", inst.Model, inst.Constraint, f.seed, i,
+	fmt.Fprintf(&b, "mcr crosscheck --mm %s --kind %s --seed %d (instance %d): %s.", inst.Model, f.kind, f.seed, i,
 		strings.Join(r.j.Problems, "; "))
 	for _, o := range r.outs {
 		fmt.Fprintf(&b, " %s: %s", o.Backend, o.Verdict)
@@ -438,7 +452,9 @@ func (t *crossTally) summary(f *crosscheckFlags, m program.MemoryModel, c progra
 	s := t.s
 	s.Type, s.MM, s.Seed, s.Count = "crosscheck", m.String(), f.seed, f.count
 	s.Threads, s.EventsPer, s.Vars, s.Locks = f.threadsR.String(), f.eventsR.String(), f.varsR.String(), f.lkR.String()
-	if c == program.GoodWrites {
+	if f.kind == "apo" {
+		s.Kind = "apo"
+	} else if c == program.GoodWrites {
 		s.Kind = "goodwrites"
 	} else {
 		s.Kind = "rf"

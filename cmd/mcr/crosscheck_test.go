@@ -122,3 +122,16 @@ func TestCrossTallyBounded(t *testing.T) {
 		t.Errorf("backend b: %+v", b)
 	}
 }
+
+// TestCrosscheckAPO: --kind apo decides random annotated partial orders
+// with Realize beside the backends, all agreeing; it is SC only.
+func TestCrosscheckAPO(t *testing.T) {
+	s := crossSummaryOf(t, exitOK, "--kind", "apo", "--count", "60", "--threads", "2-3", "--events", "2-5", "--vars", "1-3", "--values", "3", "--backend", "explicit,naive")
+	i := slices.IndexFunc(s.Backends, func(b backendStats) bool { return b.Backend == realizeName })
+	if s.Kind != "apo" || s.Done != 60 || i < 0 || s.Backends[i].Agree != 60 || s.Realizable == 0 || s.Unrealizable == 0 {
+		t.Errorf("summary: %+v", s)
+	}
+	if code, _, errs := cli(t, "crosscheck", "--kind", "apo", "--mm", "tso"); code != exitBadInput || !strings.Contains(errs, "SC only") {
+		t.Errorf("--kind apo --mm tso: exit %d: %s", code, errs)
+	}
+}

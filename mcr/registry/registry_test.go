@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,11 +44,20 @@ func TestEveryAlgorithmAgainstDFS(t *testing.T) {
 			}
 			got := explore.NewReached()
 			res := a.Run(context.Background(), p, explore.Options{KeepGoing: true, Observe: got.Observe(nil)}, explore.Config{Workers: 2})
+			if refused(a, res) {
+				continue
+			}
 			if v := explore.Validate(context.Background(), p, res, got, true, 0); !v.OK() || !v.Complete || !res.Stats.Complete {
 				t.Errorf("%s on %s: %+v (complete %v)", a.Name, f, v, res.Stats.Complete)
 			}
 		}
 	}
+}
+
+// refused reports whether a refused a construct of the program, saying
+// so (vc: mutexes, RMW, CAS); the result must then be incomplete.
+func refused(a *explore.Algorithm, res *explore.Result) bool {
+	return a.Name == "vc" && !res.Stats.Complete && strings.Contains(res.Stats.Stopped, "vc does not support")
 }
 
 // TestLongSingleThread: one thread writing and reading a global 2,000
@@ -61,7 +71,7 @@ func TestLongSingleThread(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, a := range registry.Algorithms() {
-		if a.Run == nil {
+		if a.Run == nil || a.Name == "vc" { // vc: an annotated partial order per read, O(n^2) each: see explicit/vcdpor.go
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a guard, not a measurement
@@ -99,6 +109,9 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, inc, 0); pthread_create(&
 			continue
 		}
 		res := a.Run(context.Background(), p.Fresh(), explore.Options{KeepGoing: true}, explore.Config{Workers: 1})
+		if refused(a, res) {
+			continue
+		}
 		st := res.Stats
 		queries := st.Extra["verifysc_queries"] + st.Extra["seed_queries"] + st.Extra["race_queries"] + st.Extra["witness_queries"]
 		// Every read of the second section has one visible write, the

@@ -1,0 +1,483 @@
+package explicit
+
+// This file implements VC-DPOR, Algorithms 5-7 of seed 003
+// (003_0c44ef4d03fff5a7.txt, Section 5): stateless model checking under the
+// value-happens-before equivalence (VHB). Two traces are VHB-equivalent
+// when they have the same events, values and root sides, the same causal
+// order on reads, and the same happens-before order on the events of the
+// leaf threads (Section 3). A call VC-DPOR(P, C) realizes the closed
+// annotated partial order P (explicit/apo: Realize, Lemma 4.1), runs the
+// witness and extends it by every enabled event that is not a read
+// (WExtend), extends P to the new events (Extend: a root event goes after
+// its thread; a leaf write takes every place among the conflicting leaf
+// events), and then gives the enabled read of the root (ExtendRoot,
+// Algorithm 6: per side, local or remote, every value of a candidate
+// write) and of each leaf (ExtendLeaf, Algorithm 7: every value of a
+// candidate write, every place among the conflicting leaf writes), each
+// closed by Closure and explored recursively. The causally-happens-before
+// map C keeps a read from choosing again among writes an earlier sibling
+// already offered it: C(r)(p) is the last read of thread p whose writes
+// after it are still candidates for r.
+//
+// The implementation notes of Section 6: dynamic threads add their spawn
+// and join orderings to the partial orders (apo.Local events), and the root
+// is the first thread main spawns (main itself if it spawns none), found by
+// running main alone to its first spawn (before it, main is the only
+// thread, so that run is the same in every execution). The initial value
+// of a location is a write of a virtual leaf thread ordered before every
+// thread (the "salient write" of Section 3).
+//
+// Deviations, each making the search larger, never smaller: Extend orders
+// every new leaf event with every conflicting leaf event (the paper's
+// never-good / unobservable relaxation is not taken).
+//
+// Not supported, refused with the construct named (the search stops,
+// incomplete): mutexes and the primitives built on them (Remark 4 of the
+// paper would take acquires as reads; not done), read-modify-writes and
+// CAS. Races are read off the leaves as rvf does (an explicit MCR race
+// query for the hb-ordered pairs, since a class fixes values, not
+// sources). The search is sequential: counts do not depend on --workers.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"mcr/explicit/apo"
+	"mcr/program"
+	"mcr/program/explore"
+)
+
+// VC is VC-DPOR's registry entry (`--algo vc`).
+var VC = explore.Algorithm{
+	Name:   "vc",
+	Doc:    "VC-DPOR: value-happens-before classes with annotated partial orders (no locks, RMW or CAS)",
+	Source: "seed 003, Algorithms 5-7",
+	Models: onlySC,
+	Run: func(ctx context.Context, p program.Program, opts explore.Options, _ explore.Config) *explore.Result {
+		return VCDPOR(ctx, p, opts)
+	},
+}
+
+// VCDPOR explores p with VC-DPOR and returns the findings and statistics
+// (Extra: "replays", "closures", "closures_bottom" (extensions without a
+// closure), "race_queries", and "replay_errors", 0 unless something is
+// wrong). It stops at the first finding unless opts.KeepGoing, when ctx
+// is done, and at a construct it does not support (incomplete, Stopped
+// names it).
+func VCDPOR(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
+	return runSMC("vc", opts, 1, func(root *smcCtx) {
+		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[program.Loc]int32{}}
+		s.root = rootThread(p)
+		n := &vcNode{P: mustAPO(), at: map[program.EventID]int32{}, init: map[int32]int32{}}
+		s.call(n, vcCHB{})
+	})
+}
+
+type vcSearch struct {
+	ctx   context.Context
+	p     program.Program
+	sink  *smcCtx
+	races raceReporter
+	root  program.ThreadID
+	locs  map[program.Loc]int32 // dense location numbers of the partial orders
+}
+
+// vcNode is an annotated partial order of the search with the identity of
+// each of its events (initial writes: Thread -1, Index the location).
+type vcNode struct {
+	P    *apo.APO
+	ids  []program.EventID
+	at   map[program.EventID]int32
+	init map[int32]int32 // location -> its initial write
+}
+
+// vcCHB is a CHB map (Section 5): per read r, per thread p, C(r)(p) as
+// the number of leading events of p whose writes r has been offered
+// already (0 for none, the paper's ⊥⊥). The paper keeps the last read of
+// p instead and offers the writes after it; for a thread stopped at a read
+// or finished the two agree (WExtend ran it up to its next read), and the
+// count also covers a thread waiting at a join, whose writes after the
+// join WExtend has not revealed yet. The map is never changed in place.
+type vcCHB map[program.EventID]map[program.ThreadID]int32
+
+func (c vcCHB) level(r program.EventID, t program.ThreadID) int32 { return c[r][t] }
+
+// initThread is the virtual thread of the initial writes in vcCHB.
+const initThread program.ThreadID = -1
+
+func mustAPO() *apo.APO {
+	p, _ := apo.New(nil)
+	return p
+}
+
+// rootThread returns the first thread main spawns, running main alone up
+// to that spawn, or main if it spawns none.
+func rootThread(p program.Program) program.ThreadID {
+	x := p.Start()
+	for {
+		tr := x.Trace()
+		for _, e := range tr.Events {
+			if e.Kind == program.Fork {
+				return program.ThreadID(e.Value)
+			}
+		}
+		if over, _ := x.Done(); over {
+			return 0
+		}
+		if _, st := x.Pending(0); st != program.Enabled {
+			return 0
+		}
+		x.Step(0)
+	}
+}
+
+// call is VC-DPOR(P, C) (Algorithm 5) on n.P, which is closed. It returns
+// true if the search must stop.
+func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
+	if s.ctx.Err() != nil {
+		s.sink.Stop(explore.StopReason(s.ctx), false)
+		return true
+	}
+	if s.sink.done() {
+		return true
+	}
+	// Line 1: t' := Realize(P); P is closed, so Lemma 4.1's witness.
+	var sched program.Schedule
+	for _, e := range apo.Witness(n.P) {
+		if id := n.ids[e]; id.Thread >= 0 {
+			sched = append(sched, id)
+		}
+	}
+	x, _, err := runSchedule(s.p, sched)
+	s.sink.Extra("replays", 1)
+	if err == nil {
+		err = s.checkValues(n, x.Trace(), len(sched))
+	}
+	if err != nil {
+		s.sink.Extra("replay_errors", 1)
+		s.sink.Stop("vc: internal error: "+err.Error(), false)
+		return true
+	}
+	// Line 2: t := WExtend(t').
+	extendNoReads(x)
+	tr := x.Trace()
+	var reads []program.Event // the enabled reads, the root's first
+	for t := 0; t < x.Threads(); t++ {
+		e, st := x.Pending(program.ThreadID(t))
+		if st != program.Enabled && st != program.Waiting {
+			continue
+		}
+		if msg := vcUnsupported(&e); msg != "" {
+			s.sink.Stop(msg, false)
+			return true
+		}
+		if st == program.Enabled && e.Kind == program.Read {
+			if e.Thread == s.root {
+				reads = append([]program.Event{e}, reads...)
+			} else {
+				reads = append(reads, e)
+			}
+		}
+	}
+	for i := len(sched); i < len(tr.Events); i++ {
+		if msg := vcUnsupported(&tr.Events[i]); msg != "" {
+			s.sink.Stop(msg, false)
+			return true
+		}
+	}
+	if over, _ := x.Done(); over || len(reads) == 0 {
+		// A maximal trace: the leaf of its class.
+		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), seedRaces(s.ctx, s.sink, Seeder{}, tr))
+	}
+	// Line 3: the extensions of P to E(t).
+	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[len(sched):]) {
+		CQ := C // line 4 (never changed in place)
+		for _, r := range reads {
+			q.ensureInit(s, tr, r.Loc)
+		}
+		for _, r := range reads {
+			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread.
+			if s.extendRead(q, tr, CQ, r) {
+				return true
+			}
+			CQ = CQ.done(r.ID(), tr) // Algorithm 6 line 15, Algorithm 7 line 10
+		}
+	}
+	return false
+}
+
+// vcUnsupported names a construct VC-DPOR does not take, or "".
+func vcUnsupported(e *program.Event) string {
+	what := ""
+	switch {
+	case e.Kind.IsLock():
+		what = "mutexes (and the locks, condition variables, barriers and semaphores built on them)"
+	case e.Is(program.CAS):
+		what = "compare-and-swap"
+	case e.Is(program.RMW) || e.Is(program.RMWWrite):
+		what = "atomic read-modify-write"
+	default:
+		return ""
+	}
+	return fmt.Sprintf("vc does not support %s: %s at line %s; use --algo rf or rvf", what, e.Kind, e.Pos)
+}
+
+// checkValues reports a read of the first k events of tr whose value is
+// not the one n gives it (Remark 2 says a linearization of a consistent
+// annotated partial order is a trace of the program with its values).
+func (s *vcSearch) checkValues(n *vcNode, tr *program.Trace, k int) error {
+	if len(tr.Events) != k {
+		return fmt.Errorf("the witness ran %d of %d events", len(tr.Events), k)
+	}
+	for i := range k {
+		e := &tr.Events[i]
+		if e.Kind == program.Read && n.P.Events[n.at[e.ID()]].Value != e.Value {
+			return fmt.Errorf("read %s returned %d, the class says %d", e.ID(), e.Value, n.P.Events[n.at[e.ID()]].Value)
+		}
+	}
+	return nil
+}
+
+// done returns C with C(r)(p) set to all the events of p in tr, for every
+// thread and the initial writes (Algorithm 6 line 15, Algorithm 7 line 10:
+// the last read of each thread in t, and the writes up to its next read).
+func (c vcCHB) done(r program.EventID, tr *program.Trace) vcCHB {
+	lv := map[program.ThreadID]int32{initThread: math.MaxInt32}
+	for t, l := range c[r] {
+		lv[t] = l
+	}
+	for _, e := range tr.Events {
+		lv[e.Thread] = max(lv[e.Thread], e.Index+1)
+	}
+	out := make(vcCHB, len(c)+1)
+	for k, v := range c {
+		out[k] = v
+	}
+	out[r] = lv
+	return out
+}
+
+// extendRead is ExtendRoot (Algorithm 6) for a read of the root and
+// ExtendLeaf (Algorithm 7) for a read of a leaf: r reads each value of its
+// candidate writes M_t^C(r) (per side for the root), the good writes being
+// the candidates of that value (and side); each extension that has a
+// closure is explored. It returns true if the search must stop.
+func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event) bool {
+	loc := s.loc(r.Loc)
+	var cands []int32 // M_t^C(r), in the order of q's events
+	for w, e := range q.P.Events {
+		if e.Kind != apo.Write || e.Loc != loc {
+			continue
+		}
+		id := q.ids[w]
+		if id.Thread < 0 {
+			id.Thread = initThread
+		}
+		if id.Index >= C.level(r.ID(), id.Thread) { // M_t^C(r)
+			cands = append(cands, int32(w))
+		}
+	}
+	// r after its thread, unplaced among the leaf writes: a value none of
+	// whose candidates is visible to r here has no closure (Rule1 finds no
+	// good visible write, and placing r only hides more), so it is skipped.
+	base := q.clone()
+	ri := base.add(s, tr, &r)
+	visible := base.P.Visible(ri)
+	root := r.Thread == s.root
+	for side := int8(1); side <= 2; side++ { // Algorithm 6 line 4; one round for a leaf
+		var y []int32
+		for _, w := range cands {
+			if !root || q.P.Part(w) == side {
+				y = append(y, w)
+			}
+		}
+		var values []int64 // D_r, less the values no candidate of which is visible
+		for _, w := range y {
+			if v := q.P.Events[w].Value; !slices.Contains(values, v) && slices.Contains(visible, w) {
+				values = append(values, v)
+			}
+		}
+		slices.Sort(values)
+		for _, v := range values {
+			var good []int32
+			for _, w := range y {
+				if q.P.Events[w].Value == v {
+					good = append(good, w)
+				}
+			}
+			b := q.clone()
+			ev := r
+			ev.Value = v
+			b.add(s, tr, &ev) // as ri in base
+			for _, k := range b.places(ri) {
+				k.P.SetGood(ri, side, good)
+				kc, ok, err := apo.Closure(k.P)
+				s.sink.Extra("closures", 1)
+				if err != nil {
+					s.sink.Stop("vc: internal error: "+err.Error(), false)
+					return true
+				}
+				if !ok {
+					s.sink.Extra("closures_bottom", 1)
+					continue
+				}
+				k.P = kc
+				if s.call(k, C) {
+					return true
+				}
+			}
+		}
+		if !root {
+			break
+		}
+	}
+	return false
+}
+
+// extend is Extend (Section 5) of each of ns by the events evs, in order:
+// each goes after its thread's events (and its spawn, or the end of the
+// thread it joins); a leaf read or write is also ordered with every
+// conflicting leaf event, in every way the order allows (one node per
+// way). The nodes are closed (those without a closure dropped). The new
+// events are writes and local events: a read is added by extendRead.
+func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) []*vcNode {
+	for _, e := range evs {
+		var next []*vcNode
+		for _, n := range ns {
+			k := n.clone()
+			i := k.add(s, tr, &e)
+			next = append(next, k.places(i)...)
+		}
+		ns = next
+	}
+	out := ns[:0]
+	for _, n := range ns {
+		c, ok, err := apo.Closure(n.P)
+		s.sink.Extra("closures", 1)
+		if err != nil || !ok {
+			s.sink.Extra("closures_bottom", 1)
+			continue
+		}
+		n.P = c
+		out = append(out, n)
+	}
+	return out
+}
+
+// places returns n with its event i ordered with every conflicting leaf
+// event, one node per consistent choice (n itself if i is a root or local
+// event or has nothing to order).
+func (n *vcNode) places(i int32) []*vcNode {
+	if n.P.Part(i) == 1 || n.P.Events[i].Kind == apo.Local {
+		return []*vcNode{n}
+	}
+	ns := []*vcNode{n}
+	for c := range int32(n.P.Len()) {
+		if c == i || n.P.Part(c) != 2 || !n.P.Conflict(c, i) { // n itself may be ordered below: ask each
+			continue
+		}
+		var next []*vcNode
+		for _, m := range ns {
+			if m.P.Before(c, i) || m.P.Before(i, c) {
+				next = append(next, m)
+				continue
+			}
+			m2 := m.clone()
+			if m.P.Order(c, i) {
+				next = append(next, m)
+			}
+			if m2.P.Order(i, c) {
+				next = append(next, m2)
+			}
+		}
+		ns = next
+	}
+	return ns
+}
+
+// add appends program event e to n (after an initial write of its
+// location, if it is the first access to it) with its thread, spawn and
+// join orderings, and returns its number.
+func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
+	ev := apo.Event{Thread: 1, Kind: apo.Local}
+	if e.Thread == s.root {
+		ev.Thread = 0
+	} else {
+		ev.Thread = int32(e.Thread) + 2 // 1 is the initial writes' thread
+	}
+	if e.Kind == program.Read || e.Kind == program.Write {
+		ev.Kind, ev.Loc, ev.Value = apo.Write, s.loc(e.Loc), e.Value
+		if e.Kind == program.Read {
+			ev.Kind = apo.Read
+		}
+		n.ensureInit(s, tr, e.Loc)
+	}
+	first := !slices.ContainsFunc(n.ids, func(id program.EventID) bool { return id.Thread == e.Thread })
+	i := n.P.Append(ev)
+	n.ids = append(n.ids, e.ID())
+	n.at[e.ID()] = i
+	if first {
+		for j := len(tr.Events) - 1; j >= 0; j-- { // its spawn
+			if f := &tr.Events[j]; f.Kind == program.Fork && program.ThreadID(f.Value) == e.Thread {
+				n.P.Order(n.at[f.ID()], i)
+			}
+		}
+		for _, w := range n.init { // the initial writes go first
+			n.P.Order(w, i)
+		}
+	}
+	if e.Kind == program.Join {
+		last := int32(-1)
+		for j, id := range n.ids {
+			if id.Thread == program.ThreadID(e.Value) {
+				last = int32(j)
+			}
+		}
+		if last >= 0 {
+			n.P.Order(last, i)
+		}
+	}
+	return i
+}
+
+// ensureInit adds the initial write of l to n if it has none: a write of
+// the virtual leaf thread 1 before the first event of every thread.
+func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, l program.Loc) {
+	loc := s.loc(l)
+	if _, ok := n.init[loc]; ok {
+		return
+	}
+	w := n.P.Append(apo.Event{Thread: 1, Kind: apo.Write, Loc: loc, Value: tr.InitValue(l)})
+	n.init[loc] = w
+	n.ids = append(n.ids, program.EventID{Thread: -1, Index: loc})
+	firsts := map[int32]bool{1: true}
+	for j, f := range n.P.Events {
+		if !firsts[f.Thread] {
+			firsts[f.Thread] = true
+			n.P.Order(w, int32(j))
+		}
+	}
+}
+
+func (n *vcNode) clone() *vcNode {
+	k := &vcNode{P: n.P.Clone(), ids: slices.Clip(n.ids), at: make(map[program.EventID]int32, len(n.at)+4), init: make(map[int32]int32, len(n.init)+1)}
+	for id, i := range n.at {
+		k.at[id] = i
+	}
+	for l, w := range n.init {
+		k.init[l] = w
+	}
+	return k
+}
+
+// loc returns the dense number of l.
+func (s *vcSearch) loc(l program.Loc) int32 {
+	if i, ok := s.locs[l]; ok {
+		return i
+	}
+	i := int32(len(s.locs))
+	s.locs[l] = i
+	return i
+}
