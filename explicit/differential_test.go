@@ -223,3 +223,39 @@ func differential(t *testing.T, inst *program.Instance, st *stats) {
 		}
 	}
 }
+
+// TestVerifySCStateBudget checks VerifySC.MaxStates, the budget of
+// --decider auto: a bounded query either answers as the unbounded one
+// does or gives up with ErrSCStates, which program.Fallback passes on
+// (it wraps program.ErrUnknown); and some queries do give up.
+func TestVerifySCStateBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	gaveUp, answered := 0, 0
+	for range 400 {
+		o := program.RandomOptions{Threads: 2 + rng.IntN(3), Events: 2 + rng.IntN(4), Vars: 1 + rng.IntN(2), Locks: rng.IntN(2),
+			Model: program.SC, Constraint: program.Constraints[rng.IntN(2)], Perturb: 0.3}
+		inst, _ := program.RandomInstance(rng, o)
+		_, want, err := program.CheckedDecide(context.Background(), &VerifySC{}, inst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := program.CheckedDecide(context.Background(), &VerifySC{MaxStates: 4}, inst)
+		switch {
+		case err != nil && (!errors.Is(err, ErrSCStates) || !errors.Is(err, program.ErrUnknown)):
+			t.Fatalf("bounded: %v", err)
+		case err != nil:
+			gaveUp++
+			f := program.Fallback[*program.Instance, program.InstanceAnswer]{A: &VerifySC{MaxStates: 4}, B: &VerifySC{}}
+			if ans, err := f.Decide(context.Background(), inst); err != nil || ans.Sat != want {
+				t.Fatalf("fallback: %v %v, want %v\n%s", ans.Sat, err, want, dump(inst))
+			}
+		case got != want:
+			t.Fatalf("bounded says %v, unbounded %v\n%s", got, want, dump(inst))
+		default:
+			answered++
+		}
+	}
+	if gaveUp == 0 || answered == 0 {
+		t.Errorf("%d gave up, %d answered: the budget is never or always hit", gaveUp, answered)
+	}
+}

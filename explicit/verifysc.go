@@ -30,6 +30,7 @@ package explicit
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"mcr/program"
@@ -41,7 +42,16 @@ type VerifySC struct {
 	NoGreedy  bool // no greedy steps
 	NoClosure bool // no closure
 	NoGuide   bool // ignore Instance.Guide
+	// MaxStates bounds the witness states one query inserts (0: no
+	// bound); a query that would insert more gives up with ErrSCStates.
+	// The search is exponential in the number of threads (n^k lower
+	// sets): the budget lets a portfolio hand the hard queries to Z3.
+	MaxStates int
 }
+
+// ErrSCStates is the error of a VerifySC query stopped at MaxStates; it
+// wraps program.ErrUnknown, so program.Fallback asks its next decider.
+var ErrSCStates = fmt.Errorf("verifysc: state budget exhausted: %w", program.ErrUnknown)
 
 // Name implements program.Decider.
 func (d *VerifySC) Name() string { return "verifysc" }
@@ -188,6 +198,9 @@ func (s *scSearch) run() (program.Witness, bool, error) {
 			// Lines 7-8: insert τ_e if its witness state is new.
 			kb = key(kb, y.prefix, y.mem)
 			if !done[string(kb)] {
+				if s.opts.MaxStates > 0 && len(done) >= s.opts.MaxStates {
+					return nil, false, ErrSCStates
+				}
 				done[string(kb)] = true
 				stack = append(stack, y)
 			}

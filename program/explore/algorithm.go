@@ -101,8 +101,9 @@ type Config struct {
 	Model program.MemoryModel
 }
 
-// DefaultDecider is the --decider default: the explicit deciders.
-const DefaultDecider = "explicit"
+// DefaultDecider is the --decider default: the explicit deciders, then Z3
+// for the queries they find hard (mcr.AutoStates).
+const DefaultDecider = "auto"
 
 // Check reports why a cannot run with cfg, or nil: an algorithm that is
 // not implemented yet, a memory model it does not explore under, a
@@ -123,7 +124,7 @@ func (a *Algorithm) Check(cfg Config) error {
 	case cfg.Decider == "" || slices.Contains(a.Deciders, cfg.Decider):
 	case len(a.Deciders) > 0:
 		return fmt.Errorf("--algo %s takes --decider %s, not %q", a.Name, strings.Join(a.Deciders, ", "), cfg.Decider)
-	case cfg.Decider != DefaultDecider:
+	case cfg.Decider != DefaultDecider && cfg.Decider != "explicit": // explicit: what they use
 		return fmt.Errorf("--algo %s asks no decider queries, so --decider %s would not be used", a.Name, cfg.Decider)
 	}
 	if cfg.DumpDir != "" && !a.DumpsInstances {
