@@ -55,11 +55,28 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		}
 		return result(0)
 	case bLock, bTryLock:
+		if errno := x.mutexError(th, args[0], true); errno != 0 {
+			return result(errno)
+		}
 		x.stop(th, program.Acquire, 0, program.Loc(args[0]), 0)
 		return true
 	case bUnlock:
+		if errno := x.mutexError(th, args[0], false); errno != 0 {
+			return result(errno)
+		}
 		x.stop(th, program.Release, 0, program.Loc(args[0]), 0)
 		return true
+	case bMutexAttrSetType:
+		if !x.setMutexAttrType(th, args[0], args[1]) {
+			if x.over || th.stuck {
+				return true
+			}
+			return result(einval)
+		}
+		return result(0)
+	case bMutexInitType:
+		x.initMutex(args[0], args[1])
+		return result(0)
 	case bMutexInit, bNop:
 		return result(0)
 	case bRwWriter:

@@ -187,5 +187,9 @@ const (
 	bExitProcess // exit(code)
 	bAbort       // abort(): ends the program like exit, not a violation
 	bNop         // printf and friends: arguments evaluated, no effect, returns 0
+	// (attr, type) pthread_mutexattr_settype; (m, attr) pthread_mutex_init
+	// (mutextype.go)
+	bMutexAttrSetType
+	bMutexInitType
 	numBuiltins
 )

@@ -164,6 +164,10 @@ type execution struct {
 	imaging bool
 	// sym is the concolic state; nil if the program reads no inputs
 	sym *symState
+	// the types of mutex attributes (by address) and of mutexes that
+	// pthread_mutex_init gave one (mutextype.go); nil until used
+	attrTypes  map[int64]int64
+	mutexTypes map[program.Loc]int64
 }
 
 // atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*

@@ -26,6 +26,13 @@ int pthread_mutex_lock(pthread_mutex_t *);
 int pthread_mutex_trylock(pthread_mutex_t *);
 int pthread_mutex_unlock(pthread_mutex_t *);
 int pthread_mutexattr_init(pthread_mutexattr_t *);
+/* Mutex types (glibc's values): normal and error-checking are modelled,
+   recursive is refused when set (mutextype.go). */
+#define PTHREAD_MUTEX_NORMAL 0
+#define PTHREAD_MUTEX_RECURSIVE 1
+#define PTHREAD_MUTEX_ERRORCHECK 2
+#define PTHREAD_MUTEX_DEFAULT PTHREAD_MUTEX_NORMAL
+int pthread_mutexattr_settype(pthread_mutexattr_t *, int);
 int pthread_mutexattr_destroy(pthread_mutexattr_t *);
 int pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *);
 int pthread_cond_destroy(pthread_cond_t *);
