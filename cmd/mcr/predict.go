@@ -26,6 +26,7 @@ type predictFlags struct {
 	decider      string
 	workers      int
 	window       int
+	overlap      int
 	json         bool
 	timeout      time.Duration
 	qTimeout     time.Duration
@@ -53,10 +54,14 @@ value. Each finding comes with a witness schedule that an independent
 checker has replayed. STD traces have no values: their reads keep the
 writes they read from instead.
 
-The trace is read window by window (--window events each, 0 = all at once;
-a rest of at most half a window joins the last one, so a trace of up to 1.5
-windows is analysed whole); pairs of events in different windows are not
-examined.
+The trace is read window by window (--window new events each, 0 = all at
+once; a rest of at most half a window joins the last one, so a trace of up
+to 1.5 windows is analysed whole). A window keeps the trace before it in
+place and analyses again the last --overlap events of the window before,
+so pairs of events up to that far apart share a window. Pairs further apart
+that must-happen-before and locks do not rule out are counted (far pairs):
+while their location pair has no witness the result is incomplete, and
+once it has one its counts are lower bounds ("at least").
 
 Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (timeout,
 interruption, or a query cap left a location pair undecided).`,
@@ -69,6 +74,7 @@ interruption, or a query cap left a location pair undecided).`,
 	fl.StringVar(&f.decider, "decider", "z3", "decider for race and null queries: "+predict.DeciderNames()+" (both: ask both, report disagreements)")
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers, each with its own deciders (default: number of CPUs)")
 	fl.IntVar(&f.window, "window", predict.DefaultWindow, "events per window; 0 = the whole trace")
+	fl.IntVar(&f.overlap, "overlap", 0, "events at the end of each window that the next one analyses again, so that pairs up to that far apart share a window; 0 = half a window, -1 = none")
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (races, null dereferences, disagreements, then a final stats record)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop after this long (e.g. 30s, 5m); 0 = no limit")
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one decider query")
@@ -98,7 +104,7 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
 	}
-	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
+	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, Overlap: f.overlap, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
 		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts, WitnessTail: f.steps}
 	if f.maxQueries == 0 {
 		return badInput(fmt.Errorf("--max-queries must be positive or -1"))
@@ -228,6 +234,9 @@ func printPrediction(w io.Writer, path string, res *predict.Result) {
 	}
 	fmt.Fprintf(w, "), %d too big to ask, %d invalid witnesses, %d disagreements; %d dereferenced reads\n",
 		s.TooBig, s.Invalid, s.Disagreements, s.NullReads)
+	if s.FarPairs > 0 {
+		fmt.Fprintf(w, "  far pairs (in no common window): %d; location pairs of them without a witness: %d\n", s.FarPairs, s.FarOpen)
+	}
 	fmt.Fprintf(w, "  time: %.3fs; %s; %s\n", s.Seconds, phaseText(s.Phases), solverText(s.Solver))
 	switch {
 	case len(res.Races)+len(res.NullDerefs) > 0:

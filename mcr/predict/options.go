@@ -28,6 +28,12 @@ type Options struct {
 	// Window/2 events joins the last window); 0 analyses the whole trace
 	// at once, < 0 means DefaultWindow.
 	Window int
+	// Overlap is the number of events at the end of each window that the
+	// next window analyses again, so that pairs of events up to that far
+	// apart lie in a common window (0: DefaultOverlap of the window, < 0:
+	// none; at most Window-1). Pairs further apart are found and settled
+	// as boundary.go describes.
+	Overlap int
 	// QueryTimeout bounds one decider query (0: one minute). A query that
 	// times out is "unknown" and makes the result incomplete.
 	QueryTimeout time.Duration
@@ -79,6 +85,9 @@ const (
 	DefaultMaxQueries   = 200
 	DefaultCountQueries = 10
 	DefaultWitnessTail  = 8
+	// DefaultOverlap is the divisor of the window giving the default
+	// Options.Overlap: half a window.
+	DefaultOverlap = 2
 	// DefaultMaxQueryEvents bounds a query's sub-trace.
 	DefaultMaxQueryEvents = 4000
 	defaultQueryTime      = time.Minute
@@ -135,6 +144,18 @@ func (o *Options) window() int {
 		return DefaultWindow
 	}
 	return o.Window
+}
+
+// overlap is the overlap in events of windows of o.window() events.
+func (o *Options) overlap() int {
+	w := o.window()
+	switch {
+	case w == 0 || o.Overlap < 0:
+		return 0
+	case o.Overlap == 0:
+		return w / DefaultOverlap
+	}
+	return min(o.Overlap, w-1)
 }
 
 func (o *Options) maxQueries() int { return limit(o.MaxQueries, DefaultMaxQueries, int(^uint(0)>>1)) }

@@ -327,8 +327,10 @@ func TestOracle(t *testing.T) {
 }
 
 // TestWindowsSound predicts with small windows: every racy event must be
-// racy in the whole trace, and every witness, put after the trace's events
-// before its window, must replay on the whole trace.
+// racy in the whole trace, every witness, put after the trace's events
+// before its window, must replay on the whole trace, and no race of the
+// whole trace between events in no common window may be lost silently
+// (windowsLose).
 func TestWindowsSound(t *testing.T) {
 	n := int64(30)
 	if testing.Short() {
@@ -339,10 +341,14 @@ func TestWindowsSound(t *testing.T) {
 			tr := randomTrace(t, format, seed)
 			rf := format == tracefile.FormatSTD
 			whole := oracleFlags(tr, rf)
+			pairs := oracleRaces(tr, rf)
 			for _, size := range []int{3, 5, 8} {
 				opts := testConfigs(t)["explicit"]
 				opts.ReadsFrom, opts.Window = rf, size
-				got, res := predicted(t, tr, opts)
+				got, res, spans := windowed(t, tr, opts)
+				if msg := windowsLose(tr, pairs, got, res, spans); msg != "" {
+					t.Errorf("%s seed %d window %d: %s", format, seed, size, msg)
+				}
 				if !got.subsetOf(whole) {
 					t.Errorf("%s seed %d window %d: racy events\n%s\nnot within the whole trace's\n%s", format, seed, size, got, whole)
 				}
@@ -399,4 +405,64 @@ func replayWhole(tr *program.Trace, readsFrom bool, w Witness) error {
 		return fmt.Errorf("targets do not conflict")
 	}
 	return nil
+}
+
+// windowed runs a windowed prediction on t like predicted, but accepts an
+// incomplete result whose only reason is far pairs; it also returns each
+// window's first and last event (trace positions).
+func windowed(t *testing.T, tr *program.Trace, opts Options) (racyFlags, *Result, [][2]int64) {
+	t.Helper()
+	out := racyFlags{}
+	var spans [][2]int64
+	opts.observe = func(w *window, k *knowledge) {
+		last := int64(-1)
+		for _, g := range w.global {
+			last = max(last, g)
+		}
+		spans = append(spans, [2]int64{w.start, last})
+		for _, g := range k.groups {
+			key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
+			for p, f := range g.flags {
+				out.add(key, w.global[p], f)
+			}
+		}
+	}
+	res, err := Trace(context.Background(), tr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Stats; !s.Complete && s.FarOpen == 0 || s.Invalid > 0 || len(res.Disagreements) > 0 {
+		t.Fatalf("complete %v (%s), %d invalid, %d disagreements", s.Complete, s.Stopped, s.Invalid, len(res.Disagreements))
+	}
+	return out, res, spans
+}
+
+// windowsLose returns what a windowed result claims wrongly about the
+// whole trace's racing pairs whose events share no window: a complete
+// result must report their location pair, and unless that pair's counts
+// are lower bounds, the later event must count as racing with an earlier
+// one.
+func windowsLose(tr *program.Trace, pairs map[[2]int32]bool, got racyFlags, res *Result, spans [][2]int64) string {
+	races := map[[2]Site]*Race{}
+	for _, r := range res.Races {
+		races[r.Sites] = r
+	}
+	for p := range pairs {
+		a, b := int64(p[0]), int64(p[1])
+		if slices.ContainsFunc(spans, func(s [2]int64) bool { return s[0] <= a && b <= s[1] }) {
+			continue
+		}
+		key := [2]Site{siteOf(tr, p[0]), siteOf(tr, p[1])}
+		if key[1].less(key[0]) {
+			key[0], key[1] = key[1], key[0]
+		}
+		r := races[key]
+		switch {
+		case r == nil && res.Stats.Complete:
+			return fmt.Sprintf("events %d and %d race in the whole trace, share no window, and their location pair %v is missing from a complete result", a, b, key)
+		case r != nil && !r.AtLeast && got[key][b]&laterFlag == 0:
+			return fmt.Sprintf("events %d and %d race in the whole trace, share no window, and %v's counts are not lower bounds without %d", a, b, key, b)
+		}
+	}
+	return ""
 }

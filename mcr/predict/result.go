@@ -182,6 +182,14 @@ type Stats struct {
 	// NullReads counts dereferenced reads with a non-null traced value.
 	NullReads int64 `json:"null_reads"`
 
+	// FarPairs counts, per new access of a window, the sites of old
+	// accesses that may race with it but share no window with it
+	// (boundary.go); FarOpen counts the location pairs (and null sites)
+	// of such pairs that no window found a witness for, which make the
+	// result incomplete.
+	FarPairs int64 `json:"far_pairs"`
+	FarOpen  int64 `json:"far_open"`
+
 	// RacyEvents and LaterEvents count distinct events over all location
 	// pairs (see Race).
 	RacyEvents  int64 `json:"racy_events"`
