@@ -80,7 +80,7 @@ interruption, or a query cap left a location pair undecided).`,
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one decider query")
 	fl.Int64Var(&f.qMemory, "query-memory", predict.DefaultQueryMemory>>20, "MiB of Go heap above which running decider queries are stopped (unknown; the explicit search can grow fast); -1 = no limit")
 	fl.IntVar(&f.maxQueries, "max-queries", predict.DefaultMaxQueries, "decider queries per location pair and window while looking for its witness; -1 = no limit")
-	fl.IntVar(&f.countQueries, "count-queries", predict.DefaultCountQueries, "decider queries per location pair and window for counting racy events once it has a witness; 0 = none, -1 = no limit")
+	fl.IntVar(&f.countQueries, "count-queries", predict.DefaultCountQueries, "decider queries per location pair and window for counting racy events once it has a witness (pairs left undecided make its counts lower bounds); -1 = no limit")
 	fl.IntVar(&f.maxQEvents, "max-query-events", predict.DefaultMaxQueryEvents, "skip (leave undecided) queries whose sub-trace has more events; -1 = no limit")
 	fl.BoolVar(&f.readsFrom, "reads-from", false, "keep every read's write (reads-from preservation) even if the trace has values")
 	fl.BoolVar(&f.noShortcuts, "no-shortcuts", false, "send every candidate pair to the decider (for cross-checking deciders)")
@@ -106,8 +106,8 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 	}
 	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, Overlap: f.overlap, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
 		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts, WitnessTail: f.steps}
-	if f.maxQueries == 0 {
-		return badInput(fmt.Errorf("--max-queries must be positive or -1"))
+	if f.maxQueries == 0 || f.countQueries == 0 {
+		return badInput(fmt.Errorf("--max-queries and --count-queries must be positive or -1"))
 	}
 	bar := progress("predict")
 	if bar != nil {
@@ -228,6 +228,9 @@ func printPrediction(w io.Writer, path string, res *predict.Result) {
 		s.Pairs, s.PrunedMHB, s.PrunedLockset, s.Candidates)
 	fmt.Fprintf(w, "  candidates: %d must run in order, %d already known, %d by trace order, %d queried, %d undecided; %d co-enabled in the trace\n",
 		s.MustOrder, s.Known, s.Fast, s.Queries, s.Undecided, s.Swept)
+	if s.CountCapped > 0 {
+		fmt.Fprintf(w, "  counting: %d pairs left undecided by --count-queries %d (counts are lower bounds)\n", s.CountCapped, s.CountCap)
+	}
 	fmt.Fprintf(w, "  queries: %d (%d sat, %d unsat, %d unknown", s.Queries, s.Sat, s.Unsat, s.Unknown)
 	if s.MemoryStops > 0 {
 		fmt.Fprintf(w, ", %d stopped by --query-memory", s.MemoryStops)

@@ -43,10 +43,9 @@ type Options struct {
 	// result incomplete.
 	MaxQueries int
 	// CountQueries caps the decider queries per location pair and window
-	// spent counting racy events once the pair has a witness (0: none, only
-	// the shortcuts count; < 0: no cap; the CLI's default is
-	// DefaultCountQueries). Pairs left undecided make the counts lower
-	// bounds (Race.AtLeast).
+	// spent counting racy events once the pair has a witness (0:
+	// DefaultCountQueries, < 0: no cap). Pairs left undecided make the
+	// counts lower bounds (Race.AtLeast, Stats.CountCapped).
 	CountQueries int
 	// MaxQueryEvents skips queries whose sub-trace (subtrace.go) has more
 	// events (0: DefaultMaxQueryEvents, < 0: no limit): the encodings grow
@@ -81,9 +80,12 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultWindow       = 10000
-	DefaultMaxQueries   = 200
-	DefaultCountQueries = 10
+	DefaultWindow     = 10000
+	DefaultMaxQueries = 200
+	// DefaultCountQueries is high enough that every trace of
+	// shared/data/traces counts exactly (the most a location pair needed
+	// there is 70 queries), and low enough to bound a pathological one.
+	DefaultCountQueries = 1000
 	DefaultWitnessTail  = 8
 	// DefaultOverlap is the divisor of the window giving the default
 	// Options.Overlap: half a window.
@@ -166,7 +168,9 @@ func (o *Options) maxQueryEvents() int {
 
 func (o *Options) witnessTail() int { return limit(o.WitnessTail, DefaultWitnessTail, -1) }
 
-func (o *Options) countQueries() int { return limit(o.CountQueries, 0, int(^uint(0)>>1)) }
+func (o *Options) countQueries() int {
+	return limit(o.CountQueries, DefaultCountQueries, int(^uint(0)>>1))
+}
 
 // limit maps an option's 0 to its default and a negative value to neg.
 func limit(v, def, neg int) int {

@@ -291,6 +291,8 @@ func testConfigs(t *testing.T) map[string]Options {
 	}
 	add("explicit", "explicit", false)
 	add("explicit-all", "explicit", true)
+	// the defaults' caps must count these traces exactly
+	out["explicit-defaults"] = Options{Decider: "explicit", Workers: 2, Window: 0, CheckAll: true}
 	if d, err := Deciders["z3"].New(time.Second); err == nil {
 		d.(interface{ Close() }).Close()
 		add("z3", "z3", false)
@@ -465,4 +467,46 @@ func windowsLose(tr *program.Trace, pairs map[[2]int32]bool, got racyFlags, res 
 		}
 	}
 	return ""
+}
+
+// TestCountCap caps the counting queries at one per location pair, with
+// every pair sent to the decider: a pair the cap leaves undecided is
+// counted in CountCapped and makes its location pair's counts lower
+// bounds; without the cap nothing is capped.
+func TestCountCap(t *testing.T) {
+	capped := 0
+	for seed := int64(1); seed <= 3; seed++ {
+		var buf bytes.Buffer
+		cfg := tracefile.SynthConfig{Format: tracefile.FormatVals, Events: 60, Threads: 4, Vars: 2, Locks: 1, Seed: seed}
+		if err := tracefile.Synthetic(&buf, cfg); err != nil {
+			t.Fatal(err)
+		}
+		tr, _, err := tracefile.Read("count-cap", &buf, tracefile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, limit := range []int{1, -1} {
+			opts := Options{Decider: "explicit", Workers: 1, Window: 0, NoShortcuts: true, CountQueries: limit}
+			res, err := Trace(context.Background(), tr, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := res.Stats
+			atLeast := slices.ContainsFunc(res.Races, func(r *Race) bool { return r.AtLeast })
+			switch {
+			case s.CountCap != limit || !s.Complete:
+				t.Errorf("seed %d cap %d: count_cap %d, complete %v", seed, limit, s.CountCap, s.Complete)
+			case limit < 0 && (s.CountCapped > 0 || atLeast):
+				t.Errorf("seed %d without a cap: %d capped, lower bounds %v", seed, s.CountCapped, atLeast)
+			case s.CountCapped > 0 != atLeast:
+				t.Errorf("seed %d cap %d: %d capped but lower bounds %v", seed, limit, s.CountCapped, atLeast)
+			}
+			if limit > 0 && s.CountCapped > 0 {
+				capped++
+			}
+		}
+	}
+	if capped == 0 {
+		t.Errorf("no trace needed more than one counting query: the test tests nothing")
+	}
 }

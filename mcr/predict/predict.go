@@ -101,6 +101,10 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 	if stats.Decider == "" {
 		stats.Decider = names[0]
 	}
+	stats.CountCap = opts.CountQueries
+	if stats.CountCap == 0 {
+		stats.CountCap = DefaultCountQueries
+	}
 	d := &driver{opts: opts, tally: &tally{stats: stats, phases: phaseTimer{}, solver: map[string]*SolverStats{}},
 		races: map[[2]Site]*Race{}, threads: map[[2]Site]map[string]bool{}, nulls: map[Site]*NullDeref{}, later: map[Site]bool{}, unresolved: map[[2]Site]bool{},
 		farKeys: map[[2]Site]bool{}, farNulls: map[Site]bool{}}
@@ -251,8 +255,13 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 			return
 		}
 	}
-	if !k.startQuery(a, b, d.opts.maxQueries(), d.opts.countQueries()) {
-		d.tally.do(func(s *Stats) { s.Undecided++ })
+	if ok, counting := k.startQuery(a, b, d.opts.maxQueries(), d.opts.countQueries()); !ok {
+		d.tally.do(func(s *Stats) {
+			s.Undecided++
+			if counting {
+				s.CountCapped++
+			}
+		})
 		return
 	}
 	switch v, sched := d.ask(ctx, wk, w, raceGoal(a, b)); v {

@@ -165,6 +165,11 @@ type Stats struct {
 	Swept     int64 `json:"swept"`
 	Fast      int64 `json:"fast"`
 	Undecided int64 `json:"undecided"`
+	// CountCap is the cap on counting queries per location pair and window
+	// (Options.CountQueries, -1: none); CountCapped counts the Undecided
+	// pairs it left, whose location pairs' counts are lower bounds.
+	CountCap    int   `json:"count_cap"`
+	CountCapped int64 `json:"count_capped"`
 
 	Queries int64 `json:"queries"`
 	Sat     int64 `json:"sat"`
