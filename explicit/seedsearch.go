@@ -30,17 +30,28 @@ import (
 // Seeder answers seed queries by explicit search; it implements
 // program.SeedDecider. The zero value is ready to use and safe for
 // concurrent use.
-type Seeder struct{}
+type Seeder struct {
+	// MaxStates bounds the distinct states one query visits (0: no
+	// bound); a query that would visit more gives up with an error
+	// wrapping program.ErrUnknown (ErrStates). Memory grows with the
+	// states, so the bound bounds it too.
+	MaxStates int
+}
+
+// ErrStates is the reason a query stopped at Seeder.MaxStates; it wraps
+// program.ErrUnknown.
+var ErrStates = fmt.Errorf("explicit seed: state budget exhausted: %w", program.ErrUnknown)
 
 // Name implements program.SeedDecider.
 func (Seeder) Name() string { return "explicit" }
 
 // Decide implements program.SeedDecider.
-func (Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
+func (d Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
 	s, err := newSeedSearch(ctx, q)
 	if err != nil {
 		return program.SeedAnswer{}, err
 	}
+	s.maxStates = d.MaxStates
 	sched, ok, err := s.run()
 	if err != nil || !ok {
 		return program.SeedAnswer{}, err
@@ -70,6 +81,8 @@ type seedSearch struct {
 	hidden bool                // the target writes an unknown value (an RMW target)
 	tick   ticker
 	tr     trail
+	// maxStates is Seeder.MaxStates.
+	maxStates int
 }
 
 func newSeedSearch(ctx context.Context, q program.SeedQuery) (*seedSearch, error) {
@@ -392,6 +405,9 @@ func (s *seedSearch) run() (program.Schedule, bool, error) {
 		for i := len(cands) - 1; i >= 0; i-- {
 			y := s.apply(x, cands[i])
 			if k := skey(y); !seen[string(k)] {
+				if s.maxStates > 0 && len(seen) >= s.maxStates {
+					return nil, false, ErrStates
+				}
 				seen[string(k)] = true
 				stack = append(stack, y)
 			}

@@ -27,6 +27,7 @@ type predictFlags struct {
 	workers      int
 	window       int
 	overlap      int
+	states       int
 	json         bool
 	timeout      time.Duration
 	qTimeout     time.Duration
@@ -71,7 +72,9 @@ interruption, or a query cap left a location pair undecided).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.format, "format", "", "trace format: std, vals or json (default: detected from the first line)")
 	fl.BoolVar(&f.stdValues, "std-values", false, "the third STD field is the value read or written, not a location (focs-lab enum-input tests)")
-	fl.StringVar(&f.decider, "decider", "z3", "decider for race and null queries: "+predict.DeciderNames()+" (both: ask both, report disagreements)")
+	fl.StringVar(&f.decider, "decider", predict.Auto, "decider for race and null queries: "+predict.DeciderNames()+
+		" (auto: explicit search within --states, then z3 for the queries it gives up on; both: ask both, report disagreements)")
+	fl.IntVar(&f.states, "states", predict.DefaultStates, "auto: states one explicit query may visit before z3 takes it over")
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers, each with its own deciders (default: number of CPUs)")
 	fl.IntVar(&f.window, "window", predict.DefaultWindow, "events per window; 0 = the whole trace")
 	fl.IntVar(&f.overlap, "overlap", 0, "events at the end of each window that the next one analyses again, so that pairs up to that far apart share a window; 0 = half a window, -1 = none")
@@ -104,8 +107,11 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
 	}
-	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, Overlap: f.overlap, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
+	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, Overlap: f.overlap, States: f.states, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
 		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts, WitnessTail: f.steps}
+	if f.states <= 0 {
+		return badInput(fmt.Errorf("--states must be positive"))
+	}
 	if f.maxQueries == 0 || f.countQueries == 0 {
 		return badInput(fmt.Errorf("--max-queries and --count-queries must be positive or -1"))
 	}
@@ -310,7 +316,11 @@ func solverText(m map[string]predict.SolverStats) string {
 	sort.Strings(names)
 	var parts []string
 	for _, n := range names {
-		parts = append(parts, fmt.Sprintf("%s %d calls %.3fs", n, m[n].Calls, m[n].Seconds))
+		gave := ""
+		if m[n].GaveUp > 0 {
+			gave = fmt.Sprintf(" (%d gave up)", m[n].GaveUp)
+		}
+		parts = append(parts, fmt.Sprintf("%s %d calls%s %.3fs", n, m[n].Calls, gave, m[n].Seconds))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -99,7 +99,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 		stats.Mode = "reads-from"
 	}
 	if stats.Decider == "" {
-		stats.Decider = names[0]
+		stats.Decider = Auto
 	}
 	stats.CountCap = opts.CountQueries
 	if stats.CountCap == 0 {
@@ -111,7 +111,11 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 	for _, n := range names {
 		d.tally.solver[n] = &SolverStats{}
 	}
-	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout())
+	states := 0
+	if opts.auto() {
+		states = limit(opts.States, DefaultStates, 0)
+	}
+	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout(), states)
 	if err != nil {
 		return nil, err
 	}

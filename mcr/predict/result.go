@@ -217,10 +217,12 @@ type Stats struct {
 	PeakWindow int `json:"peak_window"`
 }
 
-// SolverStats are one decider's calls and time.
+// SolverStats are one decider's calls and time, and the calls in which it
+// gave up (unknown: timeout, memory, auto's state budget, Z3's limits).
 type SolverStats struct {
 	Calls   int64   `json:"calls"`
 	Seconds float64 `json:"seconds"`
+	GaveUp  int64   `json:"gave_up"`
 }
 
 // phaseTimer accumulates time per phase.
