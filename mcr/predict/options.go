@@ -133,9 +133,10 @@ const Auto = "auto"
 
 // DefaultStates is auto's default state budget per explicit query. On
 // bubblesort.vals.txt (13 threads) 200,000 sent 19 of 70 queries to z3
-// (77 s CPU, 2.4 GB), 1,000,000 sent 2 (28 s), 4,000,000 none (23 s).
-// 1,000,000 states take up to a few hundred MB per worker.
-const DefaultStates = 1_000_000
+// (77 s CPU, 2.4 GB resident), 1,000,000 sent 2 (23 s, 0.9 GB),
+// 4,000,000 none (18 s, 0.5 GB; the explicit search keeps 16-byte
+// hashes of its states).
+const DefaultStates = 4_000_000
 
 // DeciderNames lists the accepted --decider values for help texts.
 func DeciderNames() string {
