@@ -214,6 +214,17 @@ func (r racyFlags) String() string {
 	return strings.Join(lines, "\n")
 }
 
+// observe adds the racy flags of window w's location pairs (an
+// Options.observe hook).
+func (r racyFlags) observe(w *window, k *knowledge) {
+	for _, g := range k.groups {
+		key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
+		for p, f := range g.flags {
+			r.add(key, w.global[p], f)
+		}
+	}
+}
+
 // subsetOf reports whether every flag of r is in s.
 func (r racyFlags) subsetOf(s racyFlags) bool {
 	for key, evs := range r {
@@ -244,14 +255,7 @@ func oracleFlags(t *program.Trace, readsFrom bool) racyFlags {
 func predicted(t *testing.T, tr *program.Trace, opts Options) (racyFlags, *Result) {
 	t.Helper()
 	out := racyFlags{}
-	opts.observe = func(w *window, k *knowledge) {
-		for _, g := range k.groups {
-			key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
-			for p, f := range g.flags {
-				out.add(key, w.global[p], f)
-			}
-		}
-	}
+	opts.observe = out.observe
 	res, err := Trace(context.Background(), tr, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -422,12 +426,7 @@ func windowed(t *testing.T, tr *program.Trace, opts Options) (racyFlags, *Result
 			last = max(last, g)
 		}
 		spans = append(spans, [2]int64{w.start, last})
-		for _, g := range k.groups {
-			key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
-			for p, f := range g.flags {
-				out.add(key, w.global[p], f)
-			}
-		}
+		out.observe(w, k)
 	}
 	res, err := Trace(context.Background(), tr, opts)
 	if err != nil {
