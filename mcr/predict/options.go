@@ -14,7 +14,7 @@ import (
 	"mcr/program"
 )
 
-// Options configure a prediction. The zero value is usable: decider z3,
+// Options configure a prediction. The zero value is usable: decider auto,
 // one worker per CPU, windows of DefaultWindow events.
 type Options struct {
 	// Decider names the deciders answering queries: a key of Deciders,
