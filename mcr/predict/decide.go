@@ -99,13 +99,7 @@ func (t *tally) phase(name string, since time.Time) {
 // rejects, is a disagreement; a checked schedule wins over "unsat", and
 // one decider's answer over the other's "unknown".
 func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdict, []int32) {
-	// auto's explicit search is bounded by its state budget: the size
-	// limit is for the z3 encoding, asked after it
-	size := d.opts.maxQueryEvents()
-	if d.opts.auto() {
-		size = int(^uint(0) >> 1)
-	}
-	sub, keep := w.subtrace(&wk.sc, g, size)
+	sub, keep := w.subtrace(&wk.sc, g, d.opts.maxQueryEvents())
 	if sub == nil {
 		d.tally.do(func(s *Stats) { s.TooBig++ })
 		return unknown, nil
@@ -122,11 +116,6 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 	for _, dec := range wk.deciders {
 		if d.opts.auto() && (sched != nil || sawUnsat) {
 			break // auto asks the next decider only when one gave up
-		}
-		if d.opts.auto() && dec.Name() == "z3" && len(sub.Events) > d.opts.maxQueryEvents() {
-			answers[dec.Name()] = "unknown: too big to ask"
-			d.tally.do(func(s *Stats) { s.TooBig++ })
-			continue
 		}
 		gctx, release := d.guard.query(ctx)
 		qctx, cancel := context.WithTimeout(gctx, d.opts.queryTimeout())
