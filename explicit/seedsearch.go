@@ -30,17 +30,28 @@ import (
 // Seeder answers seed queries by explicit search; it implements
 // program.SeedDecider. The zero value is ready to use and safe for
 // concurrent use.
-type Seeder struct{}
+type Seeder struct {
+	// MaxStates bounds the distinct states one query visits (0: no
+	// bound); a query that would visit more gives up with an error
+	// wrapping program.ErrUnknown (ErrStates). Memory grows with the
+	// states, so the bound bounds it too.
+	MaxStates int
+}
+
+// ErrStates is the reason a query stopped at Seeder.MaxStates; it wraps
+// program.ErrUnknown.
+var ErrStates = fmt.Errorf("explicit seed: state budget exhausted: %w", program.ErrUnknown)
 
 // Name implements program.SeedDecider.
 func (Seeder) Name() string { return "explicit" }
 
 // Decide implements program.SeedDecider.
-func (Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
+func (d Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.SeedAnswer, error) {
 	s, err := newSeedSearch(ctx, q)
 	if err != nil {
 		return program.SeedAnswer{}, err
 	}
+	s.maxStates = d.MaxStates
 	sched, ok, err := s.run()
 	if err != nil || !ok {
 		return program.SeedAnswer{}, err
@@ -70,6 +81,8 @@ type seedSearch struct {
 	hidden bool                // the target writes an unknown value (an RMW target)
 	tick   ticker
 	tr     trail
+	// maxStates is Seeder.MaxStates.
+	maxStates int
 }
 
 func newSeedSearch(ctx context.Context, q program.SeedQuery) (*seedSearch, error) {
@@ -348,7 +361,7 @@ func (s *seedSearch) run() (program.Schedule, bool, error) {
 		}
 	}
 	root := &sstate{prefix: make([]int32, s.k), mem: slices.Clone(s.init), unk: -1, node: -1}
-	seen := map[string]bool{}
+	seen := map[[2]uint64]bool{}
 	var kb []byte
 	skey := func(x *sstate) []byte {
 		kb = key(kb, x.prefix, []int32{x.unk})
@@ -357,7 +370,7 @@ func (s *seedSearch) run() (program.Schedule, bool, error) {
 		}
 		return kb
 	}
-	seen[string(skey(root))] = true
+	seen[compact(skey(root))] = true
 	stack := []*sstate{root}
 	var cands []int32
 	for len(stack) > 0 {
@@ -390,14 +403,37 @@ func (s *seedSearch) run() (program.Schedule, bool, error) {
 		// Trace order first: push the latest position first.
 		slices.Sort(cands)
 		for i := len(cands) - 1; i >= 0; i-- {
+			mark := len(s.tr.parent)
 			y := s.apply(x, cands[i])
-			if k := skey(y); !seen[string(k)] {
-				seen[string(k)] = true
+			if k := compact(skey(y)); !seen[k] {
+				if s.maxStates > 0 && len(seen) >= s.maxStates {
+					return nil, false, ErrStates
+				}
+				seen[k] = true
 				stack = append(stack, y)
+			} else {
+				// a state seen before: its trail nodes are never read
+				s.tr.parent, s.tr.code = s.tr.parent[:mark], s.tr.code[:mark]
 			}
 		}
 	}
 	return nil, false, nil
+}
+
+// compact is the visited-set entry of a state key: two independent 64-bit
+// hashes of it (FNV-1a and a multiply-xorshift mix), 16 bytes instead of
+// the key's hundreds on traces with many locations. This is hash
+// compaction (Wolper and Leroy, as in SPIN): two distinct states share an
+// entry, and the second is wrongly taken as visited, with probability
+// about n²/2^128 for n states, below 10^-24 for n = 10^7.
+func compact(k []byte) [2]uint64 {
+	h1, h2 := uint64(14695981039346656037), uint64(0x9e3779b97f4a7c15)
+	for _, b := range k {
+		h1 = (h1 ^ uint64(b)) * 1099511628211
+		h2 = (h2 ^ uint64(b)) * 0xff51afd7ed558ccd
+		h2 ^= h2 >> 29
+	}
+	return [2]uint64{h1, h2 ^ uint64(len(k))}
 }
 
 func appendVarint(b []byte, v int64) []byte {

@@ -26,6 +26,8 @@ type predictFlags struct {
 	decider      string
 	workers      int
 	window       int
+	overlap      int
+	states       int
 	json         bool
 	timeout      time.Duration
 	qTimeout     time.Duration
@@ -53,10 +55,14 @@ value. Each finding comes with a witness schedule that an independent
 checker has replayed. STD traces have no values: their reads keep the
 writes they read from instead.
 
-The trace is read window by window (--window events each, 0 = all at once;
-a rest of at most half a window joins the last one, so a trace of up to 1.5
-windows is analysed whole); pairs of events in different windows are not
-examined.
+The trace is read window by window (--window new events each, 0 = all at
+once; a rest of at most half a window joins the last one, so a trace of up
+to 1.5 windows is analysed whole). A window keeps the trace before it in
+place and analyses again the last --overlap events of the window before,
+so pairs of events up to that far apart share a window. Pairs further apart
+that must-happen-before and locks do not rule out are counted (far pairs):
+while their location pair has no witness the result is incomplete, and
+once it has one its counts are lower bounds ("at least").
 
 Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (timeout,
 interruption, or a query cap left a location pair undecided).`,
@@ -66,15 +72,18 @@ interruption, or a query cap left a location pair undecided).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.format, "format", "", "trace format: std, vals or json (default: detected from the first line)")
 	fl.BoolVar(&f.stdValues, "std-values", false, "the third STD field is the value read or written, not a location (focs-lab enum-input tests)")
-	fl.StringVar(&f.decider, "decider", "z3", "decider for race and null queries: "+predict.DeciderNames()+" (both: ask both, report disagreements)")
+	fl.StringVar(&f.decider, "decider", predict.Auto, "decider for race and null queries: "+predict.DeciderNames()+
+		" (auto: explicit search within --states, then z3 for the queries it gives up on; both: ask both, report disagreements)")
+	fl.IntVar(&f.states, "states", predict.DefaultStates, "auto: states one explicit query may visit before z3 takes it over")
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers, each with its own deciders (default: number of CPUs)")
 	fl.IntVar(&f.window, "window", predict.DefaultWindow, "events per window; 0 = the whole trace")
+	fl.IntVar(&f.overlap, "overlap", 0, "events at the end of each window that the next one analyses again, so that pairs up to that far apart share a window; 0 = half a window, -1 = none")
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (races, null dereferences, disagreements, then a final stats record)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop after this long (e.g. 30s, 5m); 0 = no limit")
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one decider query")
 	fl.Int64Var(&f.qMemory, "query-memory", predict.DefaultQueryMemory>>20, "MiB of Go heap above which running decider queries are stopped (unknown; the explicit search can grow fast); -1 = no limit")
 	fl.IntVar(&f.maxQueries, "max-queries", predict.DefaultMaxQueries, "decider queries per location pair and window while looking for its witness; -1 = no limit")
-	fl.IntVar(&f.countQueries, "count-queries", predict.DefaultCountQueries, "decider queries per location pair and window for counting racy events once it has a witness; 0 = none, -1 = no limit")
+	fl.IntVar(&f.countQueries, "count-queries", predict.DefaultCountQueries, "decider queries per location pair and window for counting racy events once it has a witness (pairs left undecided make its counts lower bounds); -1 = no limit")
 	fl.IntVar(&f.maxQEvents, "max-query-events", predict.DefaultMaxQueryEvents, "skip (leave undecided) queries whose sub-trace has more events; -1 = no limit")
 	fl.BoolVar(&f.readsFrom, "reads-from", false, "keep every read's write (reads-from preservation) even if the trace has values")
 	fl.BoolVar(&f.noShortcuts, "no-shortcuts", false, "send every candidate pair to the decider (for cross-checking deciders)")
@@ -98,10 +107,13 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
 	}
-	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
+	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, Overlap: f.overlap, States: f.states, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
 		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts, WitnessTail: f.steps}
-	if f.maxQueries == 0 {
-		return badInput(fmt.Errorf("--max-queries must be positive or -1"))
+	if f.states <= 0 {
+		return badInput(fmt.Errorf("--states must be positive"))
+	}
+	if f.maxQueries == 0 || f.countQueries == 0 {
+		return badInput(fmt.Errorf("--max-queries and --count-queries must be positive or -1"))
 	}
 	bar := progress("predict")
 	if bar != nil {
@@ -222,12 +234,18 @@ func printPrediction(w io.Writer, path string, res *predict.Result) {
 		s.Pairs, s.PrunedMHB, s.PrunedLockset, s.Candidates)
 	fmt.Fprintf(w, "  candidates: %d must run in order, %d already known, %d by trace order, %d queried, %d undecided; %d co-enabled in the trace\n",
 		s.MustOrder, s.Known, s.Fast, s.Queries, s.Undecided, s.Swept)
+	if s.CountCapped > 0 {
+		fmt.Fprintf(w, "  counting: %d pairs left undecided by --count-queries %d (counts are lower bounds)\n", s.CountCapped, s.CountCap)
+	}
 	fmt.Fprintf(w, "  queries: %d (%d sat, %d unsat, %d unknown", s.Queries, s.Sat, s.Unsat, s.Unknown)
 	if s.MemoryStops > 0 {
 		fmt.Fprintf(w, ", %d stopped by --query-memory", s.MemoryStops)
 	}
 	fmt.Fprintf(w, "), %d too big to ask, %d invalid witnesses, %d disagreements; %d dereferenced reads\n",
 		s.TooBig, s.Invalid, s.Disagreements, s.NullReads)
+	if s.FarPairs > 0 {
+		fmt.Fprintf(w, "  far pairs (in no common window): %d; location pairs of them without a witness: %d\n", s.FarPairs, s.FarOpen)
+	}
 	fmt.Fprintf(w, "  time: %.3fs; %s; %s\n", s.Seconds, phaseText(s.Phases), solverText(s.Solver))
 	switch {
 	case len(res.Races)+len(res.NullDerefs) > 0:
@@ -298,7 +316,11 @@ func solverText(m map[string]predict.SolverStats) string {
 	sort.Strings(names)
 	var parts []string
 	for _, n := range names {
-		parts = append(parts, fmt.Sprintf("%s %d calls %.3fs", n, m[n].Calls, m[n].Seconds))
+		gave := ""
+		if m[n].GaveUp > 0 {
+			gave = fmt.Sprintf(" (%d gave up)", m[n].GaveUp)
+		}
+		parts = append(parts, fmt.Sprintf("%s %d calls%s %.3fs", n, m[n].Calls, gave, m[n].Seconds))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -18,6 +18,11 @@ func TestPredictExitCodes(t *testing.T) {
 		{[]string{"predict", traceDir + "forkjoin.json", "--decider", "explicit"}, exitOK, "result: no finding"},
 		{[]string{"predict", traceDir + "valueflag.std", "--decider", "explicit", "--window", "0"}, exitOK, "1 candidates"},
 		{[]string{"predict", traceDir + "forkjoin.json", "--decider", "explicit", "--timeout", "1ns"}, exitIncomplete, "incomplete"},
+		// a race across a window boundary: found in the overlap; missed
+		// without it or with windows of 2, which must say so
+		{[]string{"predict", traceDir + "straddle.std", "--window", "4"}, exitFinding, "race 1: line 10 / line 22"},
+		{[]string{"predict", traceDir + "straddle.std", "--window", "4", "--overlap", "-1"}, exitIncomplete, "far pairs (in no common window): 1; location pairs of them without a witness: 1"},
+		{[]string{"predict", traceDir + "straddle.std", "--window", "2"}, exitIncomplete, "in no common window, were not examined"},
 		{[]string{"predict", traceDir + "bad/heldlock.std"}, exitBadInput, "heldlock.std:3: T1 acquires l, held by T0"},
 		{[]string{"predict", traceDir + "bad/badkind.std"}, exitBadInput, `badkind.std:3: unknown event kind "jion"`},
 		{[]string{"predict", traceDir + "lockflag.json", "--format", "std"}, exitBadInput, "lockflag.json:1"},

@@ -56,8 +56,8 @@ func (w *window) candidates(ctx context.Context, gen *pairGen, out [][2]int32, n
 		if !ok {
 			return out, false
 		}
-		if !program.Conflicts(&ev[a], &ev[b]) {
-			continue
+		if !program.Conflicts(&ev[a], &ev[b]) || w.global[b] < w.fresh {
+			continue // b before fresh: both in the overlap, the window before's pair
 		}
 		pr.pairs++
 		switch {

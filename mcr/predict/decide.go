@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"mcr/explicit"
 	"mcr/program"
 )
 
@@ -36,17 +37,21 @@ type worker struct {
 	sc       scratch
 }
 
-// newWorkers creates n workers with the named deciders each. Errors: a
-// decider cannot be created (Z3 not built in).
-func newWorkers(n int, names []string, timeout time.Duration) ([]*worker, error) {
+// newWorkers creates n workers with the named deciders each; states > 0
+// bounds the explicit search's states when another decider follows it
+// (auto). Errors: a decider cannot be created (Z3 not built in).
+func newWorkers(n int, names []string, timeout time.Duration, states int) ([]*worker, error) {
 	ws := make([]*worker, n)
 	for i := range ws {
 		ws[i] = &worker{}
-		for _, name := range names {
+		for j, name := range names {
 			d, err := Deciders[name].New(timeout)
 			if err != nil {
 				closeWorkers(ws)
 				return nil, fmt.Errorf("decider %s: %w", name, err)
+			}
+			if name == "explicit" && states > 0 && j < len(names)-1 {
+				d = explicit.Seeder{MaxStates: states}
 			}
 			ws[i].deciders = append(ws[i].deciders, d)
 		}
@@ -109,6 +114,9 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 	var sched []int32
 	sawUnsat, disagree := false, false
 	for _, dec := range wk.deciders {
+		if d.opts.auto() && (sched != nil || sawUnsat) {
+			break // auto asks the next decider only when one gave up
+		}
 		gctx, release := d.guard.query(ctx)
 		qctx, cancel := context.WithTimeout(gctx, d.opts.queryTimeout())
 		start := time.Now()
@@ -122,6 +130,9 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 		s := d.tally.solver[dec.Name()]
 		s.Calls++
 		s.Seconds += time.Since(start).Seconds()
+		if err != nil {
+			s.GaveUp++
+		}
 		d.tally.mu.Unlock()
 		switch {
 		case err != nil:

@@ -54,7 +54,15 @@
 //     window's start is modelled by a synthetic write after its release
 //     and a synthetic read before every other thread's acquire of it, so
 //     that no reordering takes the lock before it is released (window.go).
-//     Pairs in different windows are not examined. Memory is that of one
+//     Windows overlap: each analyses again the last Options.Overlap events
+//     of the one before (default half a window), whose pairs among
+//     themselves it leaves to that window and whose racy events it does
+//     not count twice (overlap.go). Pairs further apart, in no common
+//     window, are found while reading against a bounded summary of the
+//     accesses that left every window (boundary.go): unless
+//     must-happen-before or a common lock rules them out they make their
+//     location pair's counts lower bounds, and the result incomplete if
+//     no window finds that location pair a witness. Memory is that of one
 //     window plus per-location and per-thread tables and the findings.
 //   - Queries. A query goes to the decider with the sub-trace of the
 //     events a witness can use (subtrace.go: the targets' causal cone,
@@ -86,6 +94,8 @@
 //	result.go     Result, Race, NullDeref, Step, Witness, Stats
 //	stream.go     reading and checking events, cutting windows
 //	window.go     one window as a program.Trace with its tables
+//	boundary.go   far pairs: accesses in no common window
+//	overlap.go    counting over overlapping windows, settling far pairs
 //	forced.go     the forced order as vector clocks (the cheap must-order test)
 //	candidates.go conflicting pairs, MHB and lockset pruning
 //	knowledge.go  what is known per location pair (racy events, witnesses)

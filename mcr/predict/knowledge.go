@@ -109,9 +109,10 @@ func (k *knowledge) race(a, b int32, pr proof) {
 }
 
 // startQuery counts a decider query for pair (a, b) against the cap of
-// its location pair: witness while it has no witness, else count. False
-// means the cap is reached: the pair stays undecided.
-func (k *knowledge) startQuery(a, b int32, witness, count int) bool {
+// its location pair: witness while it has no witness, else count. ok
+// false means the cap is reached: the pair stays undecided; counting says
+// which cap (the count cap: its location pair has a witness).
+func (k *knowledge) startQuery(a, b int32, witness, count int) (ok, counting bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	g := k.group(k.pairKey(a, b))
@@ -121,10 +122,10 @@ func (k *knowledge) startQuery(a, b int32, witness, count int) bool {
 	}
 	if *n >= limit {
 		g.capped = true
-		return false
+		return false, g.found()
 	}
 	*n++
-	return true
+	return true, g.found()
 }
 
 // undecided marks pair (a, b) as left undecided.

@@ -37,7 +37,7 @@ func (d *driver) nullDerefs(ctx context.Context, w *window) {
 		if pl.stop() {
 			return
 		}
-		if e := &w.t.Events[i]; e.Kind == program.Read && e.Is(program.Deref) && e.Value != 0 && w.site[i] >= 0 {
+		if e := &w.t.Events[i]; e.Kind == program.Read && e.Is(program.Deref) && e.Value != 0 && w.site[i] >= 0 && w.global[i] >= w.fresh {
 			reads = append(reads, int32(i))
 		}
 	}

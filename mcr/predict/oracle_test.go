@@ -214,6 +214,17 @@ func (r racyFlags) String() string {
 	return strings.Join(lines, "\n")
 }
 
+// observe adds the racy flags of window w's location pairs (an
+// Options.observe hook).
+func (r racyFlags) observe(w *window, k *knowledge) {
+	for _, g := range k.groups {
+		key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
+		for p, f := range g.flags {
+			r.add(key, w.global[p], f)
+		}
+	}
+}
+
 // subsetOf reports whether every flag of r is in s.
 func (r racyFlags) subsetOf(s racyFlags) bool {
 	for key, evs := range r {
@@ -244,14 +255,7 @@ func oracleFlags(t *program.Trace, readsFrom bool) racyFlags {
 func predicted(t *testing.T, tr *program.Trace, opts Options) (racyFlags, *Result) {
 	t.Helper()
 	out := racyFlags{}
-	opts.observe = func(w *window, k *knowledge) {
-		for _, g := range k.groups {
-			key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
-			for p, f := range g.flags {
-				out.add(key, w.global[p], f)
-			}
-		}
-	}
+	opts.observe = out.observe
 	res, err := Trace(context.Background(), tr, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -291,6 +295,8 @@ func testConfigs(t *testing.T) map[string]Options {
 	}
 	add("explicit", "explicit", false)
 	add("explicit-all", "explicit", true)
+	// the defaults' caps must count these traces exactly
+	out["explicit-defaults"] = Options{Decider: "explicit", Workers: 2, Window: 0, CheckAll: true}
 	if d, err := Deciders["z3"].New(time.Second); err == nil {
 		d.(interface{ Close() }).Close()
 		add("z3", "z3", false)
@@ -327,8 +333,10 @@ func TestOracle(t *testing.T) {
 }
 
 // TestWindowsSound predicts with small windows: every racy event must be
-// racy in the whole trace, and every witness, put after the trace's events
-// before its window, must replay on the whole trace.
+// racy in the whole trace, every witness, put after the trace's events
+// before its window, must replay on the whole trace, and no race of the
+// whole trace between events in no common window may be lost silently
+// (windowsLose).
 func TestWindowsSound(t *testing.T) {
 	n := int64(30)
 	if testing.Short() {
@@ -339,10 +347,14 @@ func TestWindowsSound(t *testing.T) {
 			tr := randomTrace(t, format, seed)
 			rf := format == tracefile.FormatSTD
 			whole := oracleFlags(tr, rf)
+			pairs := oracleRaces(tr, rf)
 			for _, size := range []int{3, 5, 8} {
 				opts := testConfigs(t)["explicit"]
 				opts.ReadsFrom, opts.Window = rf, size
-				got, res := predicted(t, tr, opts)
+				got, res, spans := windowed(t, tr, opts)
+				if msg := windowsLose(tr, pairs, got, res, spans); msg != "" {
+					t.Errorf("%s seed %d window %d: %s", format, seed, size, msg)
+				}
 				if !got.subsetOf(whole) {
 					t.Errorf("%s seed %d window %d: racy events\n%s\nnot within the whole trace's\n%s", format, seed, size, got, whole)
 				}
@@ -399,4 +411,101 @@ func replayWhole(tr *program.Trace, readsFrom bool, w Witness) error {
 		return fmt.Errorf("targets do not conflict")
 	}
 	return nil
+}
+
+// windowed runs a windowed prediction on t like predicted, but accepts an
+// incomplete result whose only reason is far pairs; it also returns each
+// window's first and last event (trace positions).
+func windowed(t *testing.T, tr *program.Trace, opts Options) (racyFlags, *Result, [][2]int64) {
+	t.Helper()
+	out := racyFlags{}
+	var spans [][2]int64
+	opts.observe = func(w *window, k *knowledge) {
+		last := int64(-1)
+		for _, g := range w.global {
+			last = max(last, g)
+		}
+		spans = append(spans, [2]int64{w.start, last})
+		out.observe(w, k)
+	}
+	res, err := Trace(context.Background(), tr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Stats; !s.Complete && s.FarOpen == 0 || s.Invalid > 0 || len(res.Disagreements) > 0 {
+		t.Fatalf("complete %v (%s), %d invalid, %d disagreements", s.Complete, s.Stopped, s.Invalid, len(res.Disagreements))
+	}
+	return out, res, spans
+}
+
+// windowsLose returns what a windowed result claims wrongly about the
+// whole trace's racing pairs whose events share no window: a complete
+// result must report their location pair, and unless that pair's counts
+// are lower bounds, the later event must count as racing with an earlier
+// one.
+func windowsLose(tr *program.Trace, pairs map[[2]int32]bool, got racyFlags, res *Result, spans [][2]int64) string {
+	races := map[[2]Site]*Race{}
+	for _, r := range res.Races {
+		races[r.Sites] = r
+	}
+	for p := range pairs {
+		a, b := int64(p[0]), int64(p[1])
+		if slices.ContainsFunc(spans, func(s [2]int64) bool { return s[0] <= a && b <= s[1] }) {
+			continue
+		}
+		key := [2]Site{siteOf(tr, p[0]), siteOf(tr, p[1])}
+		if key[1].less(key[0]) {
+			key[0], key[1] = key[1], key[0]
+		}
+		r := races[key]
+		switch {
+		case r == nil && res.Stats.Complete:
+			return fmt.Sprintf("events %d and %d race in the whole trace, share no window, and their location pair %v is missing from a complete result", a, b, key)
+		case r != nil && !r.AtLeast && got[key][b]&laterFlag == 0:
+			return fmt.Sprintf("events %d and %d race in the whole trace, share no window, and %v's counts are not lower bounds without %d", a, b, key, b)
+		}
+	}
+	return ""
+}
+
+// TestCountCap caps the counting queries at one per location pair, with
+// every pair sent to the decider: a pair the cap leaves undecided is
+// counted in CountCapped and makes its location pair's counts lower
+// bounds; without the cap nothing is capped.
+func TestCountCap(t *testing.T) {
+	capped := 0
+	for seed := int64(1); seed <= 3; seed++ {
+		var buf bytes.Buffer
+		cfg := tracefile.SynthConfig{Format: tracefile.FormatVals, Events: 60, Threads: 4, Vars: 2, Locks: 1, Seed: seed}
+		if err := tracefile.Synthetic(&buf, cfg); err != nil {
+			t.Fatal(err)
+		}
+		tr, _, err := tracefile.Read("count-cap", &buf, tracefile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, limit := range []int{1, -1} {
+			opts := Options{Decider: "explicit", Workers: 1, Window: 0, NoShortcuts: true, CountQueries: limit}
+			res, err := Trace(context.Background(), tr, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := res.Stats
+			atLeast := slices.ContainsFunc(res.Races, func(r *Race) bool { return r.AtLeast })
+			switch {
+			case s.CountCap != limit || !s.Complete:
+				t.Errorf("seed %d cap %d: count_cap %d, complete %v", seed, limit, s.CountCap, s.Complete)
+			case limit < 0 && (s.CountCapped > 0 || atLeast):
+				t.Errorf("seed %d without a cap: %d capped, lower bounds %v", seed, s.CountCapped, atLeast)
+			case s.CountCapped > 0 != atLeast:
+				t.Errorf("seed %d cap %d: %d capped but lower bounds %v", seed, limit, s.CountCapped, atLeast)
+			}
+			if limit > 0 && s.CountCapped > 0 {
+				capped++
+			}
+		}
+	}
+	if capped == 0 {
+		t.Errorf("no trace needed more than one counting query: the test tests nothing")
+	}
 }

@@ -58,6 +58,12 @@ type driver struct {
 	// unresolved are location pairs with candidates left undecided in a
 	// window where they had no witness.
 	unresolved map[[2]Site]bool
+	// counted are the racy flags counted in the last window; farKeys and
+	// farNulls the location pairs and null sites of far pairs that may
+	// change their counts (overlap.go).
+	counted  seen
+	farKeys  map[[2]Site]bool
+	farNulls map[Site]bool
 	// grace bounds the witness checks after an interruption (reportCtx).
 	grace       context.Context
 	graceCancel context.CancelFunc
@@ -93,14 +99,23 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 		stats.Mode = "reads-from"
 	}
 	if stats.Decider == "" {
-		stats.Decider = names[0]
+		stats.Decider = Auto
+	}
+	stats.CountCap = opts.CountQueries
+	if stats.CountCap == 0 {
+		stats.CountCap = DefaultCountQueries
 	}
 	d := &driver{opts: opts, tally: &tally{stats: stats, phases: phaseTimer{}, solver: map[string]*SolverStats{}},
-		races: map[[2]Site]*Race{}, threads: map[[2]Site]map[string]bool{}, nulls: map[Site]*NullDeref{}, later: map[Site]bool{}, unresolved: map[[2]Site]bool{}}
+		races: map[[2]Site]*Race{}, threads: map[[2]Site]map[string]bool{}, nulls: map[Site]*NullDeref{}, later: map[Site]bool{}, unresolved: map[[2]Site]bool{},
+		farKeys: map[[2]Site]bool{}, farNulls: map[Site]bool{}}
 	for _, n := range names {
 		d.tally.solver[n] = &SolverStats{}
 	}
-	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout())
+	states := 0
+	if opts.auto() {
+		states = limit(opts.States, DefaultStates, 0)
+	}
+	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout(), states)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +126,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 		}
 	}()
 	d.guard = newMemGuard(opts.queryMemory())
-	st := newStream(src, rf, opts.window(), init)
+	st := newStream(src, rf, opts.window(), opts.overlap(), init)
 	for ctx.Err() == nil {
 		t0 := time.Now()
 		w, err := st.next(ctx)
@@ -190,6 +205,7 @@ func (d *driver) window(ctx context.Context, w *window) {
 		d.opts.observe(w, k)
 	}
 	d.collect(ctx, w, k)
+	d.settleFar(w, k)
 }
 
 // pair decides candidate pair (a, b), a < b, unless it can teach nothing.
@@ -243,8 +259,13 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 			return
 		}
 	}
-	if !k.startQuery(a, b, d.opts.maxQueries(), d.opts.countQueries()) {
-		d.tally.do(func(s *Stats) { s.Undecided++ })
+	if ok, counting := k.startQuery(a, b, d.opts.maxQueries(), d.opts.countQueries()); !ok {
+		d.tally.do(func(s *Stats) {
+			s.Undecided++
+			if counting {
+				s.CountCapped++
+			}
+		})
 		return
 	}
 	switch v, sched := d.ask(ctx, wk, w, raceGoal(a, b)); v {
@@ -314,7 +335,10 @@ func (d *driver) finishWitness(ctx context.Context, w *window, sched []int32, g 
 // incomplete anyway.
 func (d *driver) collect(ctx context.Context, w *window, k *knowledge) {
 	var racy, later int64
+	prev := d.counted
+	d.counted = seen{all: map[int64]uint8{}, pairs: map[[2]Site]map[int64]uint8{}}
 	for p, f := range k.flags {
+		f = d.counted.fresh(w, w.global[p], f, prev.all, d.counted.all)
 		if f&racyFlag != 0 {
 			racy++
 		}
@@ -341,6 +365,8 @@ func (d *driver) collect(ctx context.Context, w *window, k *knowledge) {
 	})
 	for _, g := range groups {
 		key := [2]Site{w.sites[g.sites[0]], w.sites[g.sites[1]]}
+		next := map[int64]uint8{}
+		d.counted.pairs[key] = next
 		if !g.found() {
 			if g.capped {
 				d.unresolved[key] = true
@@ -363,6 +389,9 @@ func (d *driver) collect(ctx context.Context, w *window, k *knowledge) {
 			d.threads[key] = map[string]bool{}
 		}
 		for p, f := range g.flags {
+			if f = d.counted.fresh(w, w.global[p], f, prev.pairs[key], next); f == 0 {
+				continue
+			}
 			if f&racyFlag != 0 {
 				r.RacyEvents++
 			}
@@ -377,6 +406,7 @@ func (d *driver) collect(ctx context.Context, w *window, k *knowledge) {
 
 // result assembles the final result.
 func (d *driver) result(start time.Time, st *stream, src source) *Result {
+	d.farResult()
 	for key := range d.unresolved {
 		if r := d.races[key]; r != nil {
 			r.AtLeast = true

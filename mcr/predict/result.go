@@ -165,6 +165,11 @@ type Stats struct {
 	Swept     int64 `json:"swept"`
 	Fast      int64 `json:"fast"`
 	Undecided int64 `json:"undecided"`
+	// CountCap is the cap on counting queries per location pair and window
+	// (Options.CountQueries, -1: none); CountCapped counts the Undecided
+	// pairs it left, whose location pairs' counts are lower bounds.
+	CountCap    int   `json:"count_cap"`
+	CountCapped int64 `json:"count_capped"`
 
 	Queries int64 `json:"queries"`
 	Sat     int64 `json:"sat"`
@@ -181,6 +186,14 @@ type Stats struct {
 	Disagreements int64 `json:"disagreements"`
 	// NullReads counts dereferenced reads with a non-null traced value.
 	NullReads int64 `json:"null_reads"`
+
+	// FarPairs counts, per new access of a window, the sites of old
+	// accesses that may race with it but share no window with it
+	// (boundary.go); FarOpen counts the location pairs (and null sites)
+	// of such pairs that no window found a witness for, which make the
+	// result incomplete.
+	FarPairs int64 `json:"far_pairs"`
+	FarOpen  int64 `json:"far_open"`
 
 	// RacyEvents and LaterEvents count distinct events over all location
 	// pairs (see Race).
@@ -204,10 +217,12 @@ type Stats struct {
 	PeakWindow int `json:"peak_window"`
 }
 
-// SolverStats are one decider's calls and time.
+// SolverStats are one decider's calls and time, and the calls in which it
+// gave up (unknown: timeout, memory, auto's state budget, Z3's limits).
 type SolverStats struct {
 	Calls   int64   `json:"calls"`
 	Seconds float64 `json:"seconds"`
+	GaveUp  int64   `json:"gave_up"`
 }
 
 // phaseTimer accumulates time per phase.

@@ -81,7 +81,7 @@ func predictScale(tb testing.TB, path string) (*predict.Result, uint64) {
 			}
 		}
 	}()
-	opts := predict.Options{Decider: decider, Window: 10000, QueryTimeout: 10 * time.Second, CountQueries: predict.DefaultCountQueries,
+	opts := predict.Options{Decider: decider, Window: 10000, QueryTimeout: 10 * time.Second, CountQueries: 10,
 		Progress: func(predict.Stats) { sample() }}
 	res, err := predict.File(context.Background(), path, tracefile.Options{}, opts)
 	close(stop)

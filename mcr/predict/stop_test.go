@@ -97,7 +97,7 @@ func TestStopPhases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	st := newStream(&fileSource{r: r, name: path, names: r.LocNames()}, true, 0, nil)
+	st := newStream(&fileSource{r: r, name: path, names: r.LocNames()}, true, 0, 0, nil)
 	w, err := st.next(bg)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +196,7 @@ func TestInterruptedReport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := newStream(&fileSource{r: r, name: path, names: r.LocNames()}, true, 0, nil)
+		st := newStream(&fileSource{r: r, name: path, names: r.LocNames()}, true, 0, 0, nil)
 		w, err := st.next(context.Background())
 		r.Close()
 		if err != nil {

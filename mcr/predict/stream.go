@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 
 	"mcr/program"
 	"mcr/program/tracefile"
@@ -136,6 +137,45 @@ type stream struct {
 	ahead   []pending        // events read from the source but not yet added
 	mark    int64            // the source's mark of the last event added
 	dropped int64            // nested acquires and releases dropped
+
+	// Overlapping windows (boundary.go): each window after the first
+	// begins with the last overlap events of the one before, read again
+	// from replay after the state is restored from snap. fresh is the
+	// number of the first event no window has read yet.
+	overlap int
+	snap    *snapshot
+	replay  []pending
+	fresh   int64
+	bound   *boundary
+}
+
+// snapshot is the stream's state before the first event of the next
+// window's overlap.
+type snapshot struct {
+	n, mark, dropped int64
+	cur              map[program.Loc]int64
+	holder           map[program.Loc]program.ThreadID
+	depth            map[lockKey]int32
+	held             map[program.ThreadID][]program.Loc
+	first            map[program.ThreadID]int64
+	forked, joined   map[program.ThreadID]bool
+}
+
+func (s *stream) save() {
+	s.snap = &snapshot{n: s.n, mark: s.mark, dropped: s.dropped, cur: maps.Clone(s.cur), holder: maps.Clone(s.holder),
+		depth: maps.Clone(s.depth), held: maps.Clone(s.held), first: maps.Clone(s.first), forked: maps.Clone(s.forked), joined: maps.Clone(s.joined)}
+	s.replay = nil
+}
+
+// restore goes back to the snapshot, with the events read since then
+// ahead again.
+func (s *stream) restore() {
+	p := s.snap
+	s.n, s.mark, s.dropped = p.n, p.mark, p.dropped
+	s.cur, s.holder, s.depth, s.held, s.first, s.forked, s.joined = p.cur, p.holder, p.depth, p.held, p.first, p.forked, p.joined
+	s.rmw = -1
+	s.ahead = append(s.replay, s.ahead...)
+	s.snap, s.replay = nil, nil
 }
 
 // pending is an event read ahead, with its source mark.
@@ -149,10 +189,13 @@ type lockKey struct {
 	l program.Loc
 }
 
-func newStream(src source, rf bool, size int, init func(program.Loc) int64) *stream {
+// newStream cuts src into windows of size new events (0: one window),
+// each after the first beginning with the last overlap events of the one
+// before (0 <= overlap < size).
+func newStream(src source, rf bool, size, overlap int, init func(program.Loc) int64) *stream {
 	s := &stream{src: src, rf: rf, size: size, cur: map[program.Loc]int64{}, holder: map[program.Loc]program.ThreadID{},
 		depth: map[lockKey]int32{}, held: map[program.ThreadID][]program.Loc{}, first: map[program.ThreadID]int64{},
-		forked: map[program.ThreadID]bool{}, joined: map[program.ThreadID]bool{}, rmw: -1}
+		forked: map[program.ThreadID]bool{}, joined: map[program.ThreadID]bool{}, rmw: -1, overlap: overlap, bound: newBoundary()}
 	s.initFn = init
 	return s
 }
@@ -166,11 +209,18 @@ func (s *stream) next(ctx context.Context) (*window, error) {
 	if s.eof {
 		return nil, nil
 	}
+	if s.snap != nil {
+		s.restore()
+	}
+	s.bound.retire(s.n)
 	b := newBuilder(s)
 	p := poll{ctx: ctx}
-	for s.size == 0 || b.real < s.size || s.rmw >= 0 {
+	for s.size == 0 || b.fresh < s.size || s.rmw >= 0 {
 		if p.stop() {
 			return nil, ctx.Err()
+		}
+		if s.snap == nil && s.overlap > 0 && b.fresh >= s.size-s.overlap && s.rmw < 0 {
+			s.save() // the next window starts here
 		}
 		e, ok, err := s.read()
 		if err != nil {
@@ -216,7 +266,10 @@ func (s *stream) next(ctx context.Context) (*window, error) {
 	if s.eof && s.rmw >= 0 {
 		return nil, s.errorf("the trace ends between a read-modify-write's read and its write")
 	}
-	if b.real == 0 {
+	if s.eof {
+		s.snap, s.replay = nil, nil
+	}
+	if b.fresh == 0 {
 		return nil, nil
 	}
 	w := b.finish(ctx)
@@ -235,6 +288,7 @@ func (s *stream) read() (program.Event, bool, error) {
 			s.ahead = nil
 		}
 		s.mark = p.mark
+		s.keep(p)
 		return p.e, true, nil
 	}
 	if s.srcDone {
@@ -249,7 +303,15 @@ func (s *stream) read() (program.Event, bool, error) {
 		return program.Event{}, false, err
 	}
 	s.mark = s.src.Mark()
+	s.keep(pending{e, s.mark})
 	return e, true, nil
+}
+
+// keep records an event read after the snapshot, for the next window.
+func (s *stream) keep(p pending) {
+	if s.snap != nil {
+		s.replay = append(s.replay, p)
+	}
 }
 
 func (s *stream) errorf(format string, args ...any) error {
@@ -262,6 +324,11 @@ func (s *stream) add(b *builder, e program.Event) error {
 	global := s.n
 	s.n++
 	b.real++
+	fresh := global >= s.fresh
+	if fresh {
+		b.fresh++
+		s.fresh = global + 1
+	}
 	th := e.Thread
 	name := func(t program.ThreadID) string { return threadName(s.src.Threads(), t) }
 	if s.joined[th] {
@@ -359,8 +426,39 @@ func (s *stream) add(b *builder, e program.Event) error {
 		}
 		b.initial(e.Loc, before)
 	}
+	if fresh {
+		s.far(b, &e, lockset)
+	}
 	b.add(e, global, lockset)
 	return nil
+}
+
+// far advances the boundary's clocks past new event e and records the far
+// pairs of an access (boundary.go) for the window being built, whose next
+// position e will take.
+func (s *stream) far(b *builder, e *program.Event, locks []program.Loc) {
+	s.bound.event(e, e.Index, s.src.NumThreads())
+	if !e.Kind.IsAccess() {
+		return
+	}
+	p := int32(len(b.w.t.Events)) // add pushes an access alone
+	for _, site := range s.bound.check(e, locks) {
+		b.w.far = append(b.w.far, farPair{p: p, site: site})
+	}
+	if !s.rf && e.Kind == program.Read && e.Is(program.Deref) && e.Value != 0 && s.bound.mayReadOld(e) {
+		b.w.far = append(b.w.far, farPair{p: p, null: true})
+	}
+	s.bound.pending = append(s.bound.pending, farAccess{global: s.n - 1, loc: e.Loc, index: e.Index,
+		key: farKey{th: e.Thread, write: e.Kind == program.Write, atomic: e.Is(program.Atomic), site: s.siteOf(e)}, locks: locks})
+}
+
+// siteOf is the site of access e: its source position if known, else its
+// variable.
+func (s *stream) siteOf(e *program.Event) Site {
+	if e.Pos.Line != 0 {
+		return Site{Line: e.Pos.Line, Col: e.Pos.Col}
+	}
+	return Site{Var: s.src.LocName(e.Loc)}
 }
 
 // value returns location l's current value and whether it is known (written

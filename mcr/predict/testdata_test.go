@@ -77,7 +77,7 @@ func findings(res *predict.Result) []string {
 func configs(t *testing.T) map[string]predict.Options {
 	exact := predict.Options{MaxQueries: -1, CountQueries: -1, Workers: 2, QueryTimeout: time.Minute, CheckAll: true}
 	out := map[string]predict.Options{}
-	for _, name := range []string{"z3", "explicit", predict.Both} {
+	for _, name := range []string{"z3", "explicit", predict.Both, predict.Auto} {
 		o := exact
 		o.Decider = name
 		if name == predict.Both {

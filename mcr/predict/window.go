@@ -38,6 +38,12 @@ type window struct {
 	sites  []Site
 	init   map[program.Loc]int64
 	values bool // the trace has values (report them)
+	// fresh is the number in the trace of the window's first event that
+	// no earlier window analysed: events before it are the overlap with
+	// the window before, whose pairs that window examined.
+	fresh int64
+	// far are the far pairs of the window's new accesses (boundary.go).
+	far []farPair
 
 	// Tables computed by prepare.
 	pos    [][]int32       // per thread: positions of its events
@@ -84,6 +90,7 @@ type builder struct {
 	s         *stream
 	w         *window
 	real      int // trace events read into the window
+	fresh     int // of them, events no earlier window read
 	next      map[program.ThreadID]int32
 	heldStart map[program.Loc]program.ThreadID
 	released  map[program.Loc]bool
@@ -94,7 +101,7 @@ type builder struct {
 func newBuilder(s *stream) *builder {
 	b := &builder{s: s, next: map[program.ThreadID]int32{}, heldStart: map[program.Loc]program.ThreadID{},
 		released: map[program.Loc]bool{}, siteID: map[Site]int32{}, ended: map[program.ThreadID]bool{},
-		w: &window{start: s.n, t: &program.Trace{}, init: map[program.Loc]int64{}, values: !s.rf}}
+		w: &window{start: s.n, fresh: s.fresh, t: &program.Trace{}, init: map[program.Loc]int64{}, values: !s.rf}}
 	for l, t := range s.holder {
 		b.heldStart[l] = t
 	}
@@ -132,10 +139,7 @@ func (b *builder) push(e program.Event, global int64, orig int32, lockset []prog
 	b.next[e.Thread]++
 	site := int32(-1)
 	if e.Kind.IsAccess() && !isSynthetic(e.Loc) {
-		s := Site{Line: e.Pos.Line, Col: e.Pos.Col}
-		if s.Line == 0 {
-			s = Site{Var: b.s.src.LocName(e.Loc)}
-		}
+		s := b.s.siteOf(&e)
 		id, ok := b.siteID[s]
 		if !ok {
 			id = int32(len(w.sites))
