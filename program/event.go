@@ -165,6 +165,15 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%d:%d", p.Line, p.Col)
 }
 
+// MemoryAccess returns e as the memory access it performs, for Conflicts:
+// a Flush (TSO, PSO) is a write to memory; every other event is itself.
+func MemoryAccess(e Event) *Event {
+	if e.Kind == Flush {
+		e.Kind = Write
+	}
+	return &e
+}
+
 // Conflicts reports whether a and b access the same location from different
 // threads and at least one writes: the candidate condition of a data race
 // (001_aa53da3bf10d3f4e.txt Section 3.3). Two atomic accesses never race.

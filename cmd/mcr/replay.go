@@ -96,7 +96,7 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			if len(failures) > 0 || outcome.Kind == program.Deadlock {
 				return &exitError{code: exitFinding}
 			}
-			if n >= 2 && program.Conflicts(memoryAccess(tr.Events[n-2]), memoryAccess(tr.Events[n-1])) {
+			if n >= 2 && program.Conflicts(program.MemoryAccess(tr.Events[n-2]), program.MemoryAccess(tr.Events[n-1])) {
 				fmt.Fprintf(out, "outcome: data race: steps %d and %d access %s from different threads back to back\n", n-1, n, tr.LocName(tr.Events[n-1].Loc))
 				return &exitError{code: exitFinding}
 			}
@@ -111,13 +111,4 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 	fl.StringVar(&mm, "mm", "", "memory model to replay under: sc, tso or pso (default: the schedule's, else sc)")
 	addBoundFlags(fl, &bounds)
 	return cmd
-}
-
-// memoryAccess is the memory access of a trace event for the race check
-// of a replayed schedule: a flush (TSO, PSO) writes memory.
-func memoryAccess(e program.Event) *program.Event {
-	if e.Kind == program.Flush {
-		e.Kind = program.Write
-	}
-	return &e
 }

@@ -124,6 +124,7 @@ func raceCheck(r *Recorder, x program.Execution, en []program.EventID) bool {
 	acc := make([]program.Event, 0, len(en))
 	ids := make([]program.EventID, 0, len(en))
 	b, buffered := x.(program.Buffered)
+	buffered = buffered && b.Model() != program.SC
 	for _, s := range en {
 		var a program.Event
 		switch {

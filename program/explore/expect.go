@@ -27,7 +27,10 @@ type Case struct {
 	Bounded        bool     `json:"bounded"`
 	Algos          []string `json:"algos"` // if set, only these algorithms run it (dfs is too slow)
 	RVF            *int     `json:"rvf"`
-	Note           string   `json:"note"`
+	// MM is the memory model of the run: "sc" (or empty), "tso", "pso"
+	// (testdata/c/mm; the other directories are SC only).
+	MM   string `json:"mm"`
+	Note string `json:"note"`
 }
 
 // DefineList returns the definitions as NAME=VALUE strings, sorted.
@@ -76,6 +79,9 @@ func LoadCases(dir string) ([]Case, error) {
 		for _, r := range spec.Runs {
 			r.File = base + ".c"
 			r.Name = filepath.Base(base) + " " + strings.Join(r.DefineList(), " ")
+			if r.MM != "" {
+				r.Name += " mm=" + r.MM
+			}
 			if r.Findings == nil {
 				r.Findings = []string{}
 			}
