@@ -30,6 +30,7 @@ func DFS(ctx context.Context, p program.Program, opts Options) *Result {
 		next    int
 	}
 	var stack []node
+	var scratch raceScratch
 	for {
 		if err := ctx.Err(); err != nil {
 			r.Stop(StopReason(ctx))
@@ -45,7 +46,7 @@ func DFS(ctx context.Context, p program.Program, opts Options) *Result {
 				en := enabledSteps(x)
 				if t, ok := invisible(x, en); ok {
 					en = []program.EventID{t}
-				} else if raceCheck(r, x, en) {
+				} else if scratch.check(r, x, en) {
 					return r.Result()
 				}
 				stack = append(stack, node{choices: en})
@@ -113,16 +114,22 @@ func enabledSteps(x program.Execution) []program.EventID {
 	return out
 }
 
-// raceCheck reports a race for every pair of enabled steps whose memory
+// raceScratch holds raceCheck's buffers, reused from node to node.
+type raceScratch struct {
+	acc []program.Event
+	ids []program.EventID
+}
+
+// check reports a race for every pair of enabled steps whose memory
 // accesses conflict. The witness schedule is the current prefix followed
 // by the two steps. It returns true if the exploration should stop.
 //
 // Under TSO and PSO a race is on memory: the accesses are the reads that
 // read memory (not answered by their own store buffer) and the flushes
 // (memory-writes); a buffer-write touches only its thread's buffer.
-func raceCheck(r *Recorder, x program.Execution, en []program.EventID) bool {
-	acc := make([]program.Event, 0, len(en))
-	ids := make([]program.EventID, 0, len(en))
+func (sc *raceScratch) check(r *Recorder, x program.Execution, en []program.EventID) bool {
+	acc, ids := sc.acc[:0], sc.ids[:0]
+	defer func() { sc.acc, sc.ids = acc, ids }()
 	b, buffered := x.(program.Buffered)
 	buffered = buffered && b.Model() != program.SC
 	for _, s := range en {
