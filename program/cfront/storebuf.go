@@ -19,7 +19,9 @@ import (
 //     explorers schedule like a thread's next event (program.Buffered):
 //     under TSO the oldest entry of a thread's buffer can flush, under PSO
 //     the oldest entry per location (address). A flush writes memory and
-//     appends a program.Flush event to the trace.
+//     appends a program.Flush event to the trace. PSO orders the writes of
+//     one address only: writes to overlapping addresses (an int and one of
+//     its bytes) may reach memory in either order.
 //   - A load of a shared object (plain or atomic_load, and the loads of a
 //     spin loop's condition) reads memory overlaid with its own thread's
 //     buffered bytes, newest last: it reads its own latest unflushed write.
