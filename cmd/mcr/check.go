@@ -195,6 +195,9 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	if err != nil {
 		return err
 	}
+	if cfg.Model != program.SC {
+		res.Stats.Model = cfg.Model.String()
+	}
 	undefInputs := q != p
 	p = q // the program the findings replay on (WithUndefInputs)
 	if bar != nil {
