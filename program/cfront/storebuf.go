@@ -29,8 +29,9 @@ import (
 //     a fence and runs only with its thread's buffer empty, as on x86:
 //     fences, read-modify-writes and compare-and-swaps (whose write then
 //     reaches memory at once: r, w, flush w are consecutive in the trace),
-//     lock operations, the awaits of the synchronisation models, fork, join
-//     and a thread's end (so a joined thread's buffer is empty too).
+//     lock operations, the awaits of the synchronisation models, fork and
+//     join; a join also waits until the joined thread's buffer is empty (a
+//     thread may end with writes in its buffer, as in program/INSTANCES.md).
 //
 // Memory orders are ignored, as under SC: an atomic_store is a plain
 // (buffered) store, the x86 mapping of a release store; a seq_cst store
@@ -121,8 +122,8 @@ func (x *execution) loadShared(th *thread, in *instr, o *object, off int, w uint
 // buffer: everything but a plain or atomic load or store (and Begin).
 func (x *execution) drains(th *thread) bool {
 	switch th.pend.Kind {
-	case program.Begin, program.Write:
-		return false
+	case program.Begin, program.End, program.Write:
+		return false // a thread may end with writes in its buffer
 	case program.Read:
 		if th.pend.Flags&(program.RMW|program.CAS) != 0 {
 			return true

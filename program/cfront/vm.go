@@ -235,8 +235,8 @@ func (x *execution) Pending(t program.ThreadID) (program.Event, program.ThreadSt
 			return e, program.Waiting
 		}
 	case program.Join:
-		if c := x.threads[e.Value]; c == nil || !c.finished {
-			return e, program.Waiting
+		if c := x.threads[e.Value]; c == nil || !c.finished || len(c.buf) > 0 {
+			return e, program.Waiting // TSO, PSO: and its buffer drained
 		}
 	}
 	return e, program.Enabled
