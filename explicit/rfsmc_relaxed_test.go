@@ -94,7 +94,8 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 }
 
 // TestRFRelaxedTestdata: rf under TSO and PSO against dfs on the litmus
-// tests and the seed 004 Table 2 shapes of testdata/c/mm.
+// tests and the seed 004 Table 2 shapes of testdata/c/mm; on the runs too
+// large for dfs, against their expected class counts (seed 004 Table 2).
 func TestRFRelaxedTestdata(t *testing.T) {
 	cases, err := explore.LoadCases("../testdata/c/mm")
 	if err != nil {
@@ -108,6 +109,20 @@ func TestRFRelaxedTestdata(t *testing.T) {
 		src, err := os.ReadFile(c.File)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !c.For("dfs") {
+			p, err := cfront.LoadSource(c.File, src, cfront.Options{Defines: c.DefineList()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.SetModel(m); err != nil {
+				t.Fatal(err)
+			}
+			s := explicit.RFSMCRelaxed(context.Background(), p, explore.Options{KeepGoing: true}, m).Stats
+			if c.RFClasses == nil || s.RFClasses != *c.RFClasses || s.Executions != s.RFClasses || !s.Complete {
+				t.Errorf("%s: rf %d executions, %d classes (complete %v %s), want %v", c.Name, s.Executions, s.RFClasses, s.Complete, s.Stopped, *c.RFClasses)
+			}
+			continue
 		}
 		if !relaxedAgainstDFS(t, c.File, string(src), c.DefineList(), m, 1_000_000) {
 			t.Errorf("%s: dfs cut", c.Name)

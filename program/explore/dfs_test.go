@@ -41,7 +41,9 @@ func TestDFSMemoryModels(t *testing.T) {
 	models := map[string]bool{}
 	for _, c := range cases {
 		models[c.MM] = true
-		t.Run(c.Name, func(t *testing.T) { checkDFSCase(t, c) })
+		if c.For("dfs") {
+			t.Run(c.Name, func(t *testing.T) { checkDFSCase(t, c) })
+		}
 	}
 	if len(cases) < 12 || !models["tso"] || !models["pso"] {
 		t.Fatalf("only %d runs found in testdata/c/mm (models %v)", len(cases), models)
