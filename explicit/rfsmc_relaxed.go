@@ -13,18 +13,21 @@ package explicit
 // but r whose source is another thread's write, the edge from that write:
 // the causal past of a buffer-write wB is what must come before it.
 // Acquires are reads of their lock (the release they follow, or init),
-// as seed 004 Section 5 says, so classes count critical-section orders
-// (not yet: see below).
+// as seed 004 Section 5 says, so classes count critical-section orders;
+// and seed 002 Section 7's lock rule carries over as the paper says: an
+// acquire that follows another thread's section takes the place of the
+// acquire that opened it (replace; the head of such a schedule counts as
+// new for the rule in the call that explores it, like rfsmc.go's fresh
+// events).
 //
 // A first slice: programs whose executions have read-modify-writes or
-// compare-and-swaps, locks, blocked (assume, await) or bounded executions
-// are not explored yet; the search stops there, incomplete, naming the
-// construct (dfs explores them). Locks as plain reads of their lock
-// (RF(acquire) = release) miss classes (random programs with a mutex): an
-// acquire that follows a release cannot be reversed with it by a
-// mutation, and seed 002 Section 7's rule (replace the acquire that
-// opened the section) is still to be carried over. Data races are not decided: a program with conflicting
-// non-atomic accesses gets an incomplete result that says so.
+// compare-and-swaps, failed trylocks, blocked (assume, await) or bounded
+// executions, or end with a thread waiting for a lock (the blocked-acquire
+// rule of Section 7 is not carried over) are not explored past them; the
+// search stops there, incomplete, naming the construct (dfs explores
+// them). Data races are not decided: a program with conflicting
+// non-atomic accesses that must-happen-before leaves unordered gets an
+// incomplete result that says so.
 
 import (
 	"context"
@@ -56,6 +59,10 @@ type relaxedSched struct {
 	tau   []program.EventID
 	sigma program.Schedule
 	mrk   map[program.EventID]bool
+	// head is the read (acquire) whose source the schedule changed: in
+	// the call that explores it, it counts as new for the lock rule
+	// (replace), as rfsmc.go's fresh events do
+	head program.EventID
 }
 
 type relaxedSet struct {
@@ -71,7 +78,7 @@ func RFSMCRelaxed(ctx context.Context, p program.Program, opts explore.Options, 
 	if m == program.PSO {
 		s.decide = (&VerifyPSO{}).decide
 	}
-	s.call(nil, nil, nil)
+	s.call(nil, nil, nil, program.EventID{Index: -1})
 	if s.racy {
 		// Every class is explored and a class fixes the event set, so
 		// without such a pair in any explored trace no execution races.
@@ -119,7 +126,7 @@ type relaxedTrace struct {
 }
 
 // call is RF-SMC(τ, RF, σ, mrk); it returns true when the search stops.
-func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map[program.EventID]bool) bool {
+func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map[program.EventID]bool, head program.EventID) bool {
 	if err := s.ctx.Err(); err != nil {
 		s.rec.Stop(explore.StopReason(s.ctx))
 		return true
@@ -131,6 +138,7 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 		return true
 	}
 	if why := unsupportedRelaxed(x); why != "" {
+		s.rec.Execution(x) // its findings are real (a deadlock)
 		s.rec.Stop(why)
 		return true
 	}
@@ -179,6 +187,16 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 			}
 		}
 	}
+	// seed 002 Section 7: an acquire after another thread's section
+	for _, b := range tauT {
+		if e := &t.tr.Events[t.pos[b]]; e.Kind != program.Acquire || t.src[b] < 0 {
+			continue
+		}
+		a1, ok := t.opener(t.src[b])
+		if ok && (inExt[b] || b == head || inExt[a1]) && s.replace(t, tauT, order, b, mrk) {
+			return true
+		}
+	}
 	// lines 22-25: the extension's reads, from the last
 	for i := len(ext) - 1; i >= 0; i-- {
 		r := ext[i]
@@ -189,7 +207,7 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 		set := s.schedules[key]
 		for k := 0; k < len(set.list); k++ { // the list grows while descendants run
 			c := set.list[k]
-			if s.call(c.tau, c.sigma, c.mrk) {
+			if s.call(c.tau, c.sigma, c.mrk, c.head) {
 				return true
 			}
 		}
@@ -215,6 +233,62 @@ func (s *relaxedSMC) propose(t *relaxedTrace, tauT []program.EventID, order map[
 	// line 14
 	tau2 := append(slices.Clone(tauT[:order[r]]), r)
 	tau2 = append(tau2, causesAfter...)
+	return s.offer(t, tau2, r, w, causesAfter, mrk, set)
+}
+
+// replace is seed 002 Section 7's lock rule, as rfsmc.go's tryReplace: an
+// acquire b that follows the release of another thread's critical section
+// cannot be reversed with that release by a mutation of b; instead the
+// acquire a1 that opened the section is replaced by b taking a1's source,
+// τ' = pre_τ̃(a1) ∘ (b's causal past after a1) ∘ b, proposed at a1's
+// prefix. It returns true when the search stops.
+func (s *relaxedSMC) replace(t *relaxedTrace, tauT []program.EventID, order map[program.EventID]int, b program.EventID, mrk map[program.EventID]bool) bool {
+	rel := t.src[b]
+	a1, ok := t.opener(rel)
+	if !ok || mrk[a1] || a1.Thread == b.Thread {
+		return false
+	}
+	past := map[program.EventID]bool{}
+	t.causalPast(b, b, past)
+	if past[a1] {
+		return false // b needs a1: they cannot change places
+	}
+	var causes []program.EventID
+	for _, e := range tauT[order[a1]+1:] {
+		if past[e] && e != b {
+			causes = append(causes, e)
+		}
+	}
+	tau2 := append(slices.Clone(tauT[:order[a1]]), causes...)
+	tau2 = append(tau2, b)
+	set := s.schedules[prefixKey(tauT[:order[a1]])]
+	if set == nil {
+		return false
+	}
+	return s.offer(t, tau2, b, t.src[a1], append(causes, b), mrk, set)
+}
+
+// opener returns the acquire that opened the critical section the release
+// at trace position rel closes.
+func (t *relaxedTrace) opener(rel int32) (program.EventID, bool) {
+	if rel < 0 {
+		return program.EventID{}, false
+	}
+	e := &t.tr.Events[rel]
+	for i := e.Index - 1; i >= 0; i-- {
+		id := program.EventID{Thread: e.Thread, Index: i}
+		if a := &t.tr.Events[t.pos[id]]; a.Kind == program.Acquire && a.Loc == e.Loc {
+			return id, true
+		}
+	}
+	return program.EventID{}, false
+}
+
+// offer decides the mutation τ' (tau2) in which r reads from w (a trace
+// position, -1 for init) and the other reads keep their σ̃ sources, and
+// adds it to set if it is new and realizable (lines 15-21); the reads of
+// causes get marked. It returns true when the search stops.
+func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.EventID, w int32, causesAfter []program.EventID, mrk map[program.EventID]bool, set *relaxedSet) bool {
 	// lines 15-17
 	key := mutationKey(t, tau2, r, w)
 	if set.seen[key] {
@@ -259,7 +333,7 @@ func (s *relaxedSMC) propose(t *relaxedTrace, tauT []program.EventID, order map[
 			sigma[i] = program.FlushOf(st.Event)
 		}
 	}
-	set.list = append(set.list, relaxedSched{tau: tau2, sigma: sigma, mrk: mrk2})
+	set.list = append(set.list, relaxedSched{tau: tau2, sigma: sigma, mrk: mrk2, head: r})
 	return false
 }
 
@@ -268,10 +342,18 @@ func unsupportedRelaxed(x program.Execution) string {
 	if _, out := x.Done(); out.Kind == program.Blocked || out.Kind == program.Bounded {
 		return fmt.Sprintf("--algo rf under TSO/PSO does not handle %s executions yet (use --algo dfs)", out.Kind)
 	}
+	for t := 0; t < x.Threads(); t++ {
+		if e, st := x.Pending(program.ThreadID(t)); st == program.Waiting && e.Kind == program.Acquire {
+			// seed 002 Section 7's rule for blocked acquires (rfsmc.go,
+			// detect) is not carried over: the deadlock is reported, the
+			// classes behind it may be missed
+			return "--algo rf under TSO/PSO does not explore past an execution that ends with a thread waiting for a lock yet (use --algo dfs)"
+		}
+	}
 	for _, e := range x.Trace().Events {
 		switch {
-		case e.Kind.IsLock():
-			return "--algo rf under TSO/PSO does not handle locks yet (use --algo dfs)"
+		case e.Kind == program.LockFail:
+			return "--algo rf under TSO/PSO does not handle failed trylocks yet (use --algo dfs)"
 		case e.Is(program.RMW) || e.Is(program.CAS):
 			return "--algo rf under TSO/PSO does not handle read-modify-writes and compare-and-swaps yet (use --algo dfs)"
 		}

@@ -139,7 +139,7 @@ func TestRFRelaxedRandom(t *testing.T) {
 	if s := os.Getenv("MCR_RF_RELAXED_RANDOM"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
-	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true}
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true}
 	compared := 0
 	for seed := range int64(n) {
 		src := randprog.Generate(seed, o)

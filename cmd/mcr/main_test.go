@@ -183,7 +183,8 @@ func TestMemoryModelCLI(t *testing.T) {
 		{[]string{"check", mm + "sb.c", "--algo", "mcr", "--mm", "pso"}, exitBadInput, "--algo mcr does not explore under --mm pso"},
 		{[]string{"check", mm + "mp.c", "--algo", "rf", "--mm", "pso"}, exitFinding, "== 42"},
 		{[]string{"check", mm + "sb.c", "--algo", "rf", "--mm", "tso", "-D", "FENCE"}, exitOK, "no finding (search complete)"},
-		{[]string{"check", td + "locked_counter.c", "--algo", "rf", "--mm", "tso"}, exitIncomplete, "does not handle locks yet"},
+		{[]string{"check", td + "lock_order_deadlock.c", "--algo", "rf", "--mm", "tso", "--keep-going", "--json"}, exitFinding, "waiting for a lock"},
+		{[]string{"check", td + "cas_counter.c", "--algo", "rf", "--mm", "tso"}, exitIncomplete, "read-modify-writes"},
 		{[]string{"check", td + "inputs/bool_writer.c", "--algo", "dfs", "--mm", "tso"}, exitBadInput, "does not support inputs"},
 		{[]string{"bench", "--dir", mm, "--mm", "pso", "--filter", "^mp"}, exitOK, "mp"},
 	})
