@@ -466,12 +466,9 @@ func (t *relaxedTrace) instance(tau2 []program.EventID, r program.EventID, w int
 		return nil, err
 	}
 	for _, id := range tau2 {
-		s, ok := t.src[id]
+		s, ok := t.sourceIn(id, r, w)
 		if !ok {
 			continue
-		}
-		if id == r {
-			s = w
 		}
 		i := inst.Dense(id)
 		src, val := program.InitSource, inst.InitValue(inst.Events[i].Loc)
@@ -489,6 +486,16 @@ func (t *relaxedTrace) instance(tau2 []program.EventID, r program.EventID, w int
 		}
 	}
 	return inst, inst.Check()
+}
+
+// sourceIn returns the source of read (acquire) id in the mutation in
+// which r reads from w: its σ̃ source, w for r; false if id is no read.
+func (t *relaxedTrace) sourceIn(id, r program.EventID, w int32) (int32, bool) {
+	s, ok := t.src[id]
+	if id == r {
+		s = w
+	}
+	return s, ok
 }
 
 // prefixKey identifies a prefix of τ̃ (the key of schedules).
@@ -517,12 +524,9 @@ func mutationKey(t *relaxedTrace, tau2 []program.EventID, r program.EventID, w i
 	tau2 = sorted
 	b.WriteString(prefixKey(tau2))
 	for _, id := range tau2 {
-		s, ok := t.src[id]
+		s, ok := t.sourceIn(id, r, w)
 		if !ok {
 			continue
-		}
-		if id == r {
-			s = w
 		}
 		src := "init"
 		if s >= 0 {
