@@ -78,6 +78,10 @@ func RFSMCRelaxed(ctx context.Context, p program.Program, opts explore.Options, 
 	if m == program.PSO {
 		s.decide = (&VerifyPSO{}).decide
 	}
+	if b, ok := p.Start().(program.Buffered); !ok || b.Model() != m {
+		s.rec.Stop(fmt.Sprintf("the program does not execute under %s (set its memory model first: cfront.Program.SetModel)", m))
+		return s.rec.Result()
+	}
 	s.call(nil, nil, nil, program.EventID{Index: -1})
 	if s.racy {
 		// Every class is explored and a class fixes the event set, so
