@@ -18,9 +18,12 @@ import (
 var RF = explore.Algorithm{
 	Name:   "rf",
 	Doc:    "ReadsFrom-SMC: one execution per reads-from class, acquires included",
-	Source: "seed 002, Algorithm 1 and Section 7",
-	Models: onlySC,
+	Source: "seed 002, Algorithm 1 and Section 7; under TSO and PSO seed 004, Algorithm 3 (rfsmc_relaxed.go)",
+	Models: program.Models,
 	Run: func(ctx context.Context, p program.Program, opts explore.Options, cfg explore.Config) *explore.Result {
+		if cfg.Model != program.SC {
+			return RFSMCRelaxed(ctx, p, opts, cfg.Model) // sequential for now
+		}
 		return ReadsFromSMCWorkers(ctx, p, opts, parallel.Workers(cfg.Workers))
 	},
 }

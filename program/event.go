@@ -40,10 +40,18 @@ const (
 	// LockFail is a pthread_mutex_trylock that found Loc held. It orders
 	// nothing and exists so that schedules can place it.
 	LockFail
+	// Flush is the memory-write of a buffered write under TSO or PSO
+	// (004_fe58e94b2666f77b.txt Section 2.1): the write event of thread
+	// Thread with index ^Index leaves the store buffer and reaches memory
+	// (Loc, Value as the write's). It is no event of the thread's program
+	// order: its identity is FlushOf(write) and Trace.Index, TraceIndex.At
+	// and Trace.Check skip it. It appears only in traces with Model TSO or
+	// PSO (DESIGN note in README.md, "Memory models").
+	Flush
 	numKinds
 )
 
-var kindNames = [numKinds]string{"read", "write", "acquire", "release", "fork", "join", "begin", "end", "fence", "lockfail"}
+var kindNames = [numKinds]string{"read", "write", "acquire", "release", "fork", "join", "begin", "end", "fence", "lockfail", "flush"}
 
 func (k Kind) String() string {
 	if k < numKinds {
@@ -126,7 +134,24 @@ type EventID struct {
 	Index  int32
 }
 
-func (id EventID) String() string { return fmt.Sprintf("%d:%d", id.Thread, id.Index) }
+func (id EventID) String() string {
+	if id.IsFlush() {
+		return fmt.Sprintf("flush %d:%d", id.Thread, ^id.Index)
+	}
+	return fmt.Sprintf("%d:%d", id.Thread, id.Index)
+}
+
+// FlushOf returns the identity of the flush (memory-write) of write w
+// under TSO or PSO: w's thread with the complemented index, so that a
+// schedule step names either a thread's next event (Index >= 0) or the
+// flush of one of its buffered writes (Index < 0).
+func FlushOf(w EventID) EventID { return EventID{w.Thread, ^w.Index} }
+
+// IsFlush reports whether id names a flush (FlushOf).
+func (id EventID) IsFlush() bool { return id.Index < 0 }
+
+// Flushed returns the write whose flush id names (id.IsFlush()).
+func (id EventID) Flushed() EventID { return EventID{id.Thread, ^id.Index} }
 
 // Pos is a source position: Line and Col are 1-based, 0 when unknown.
 type Pos struct {
@@ -138,6 +163,15 @@ func (p Pos) String() string {
 		return "-"
 	}
 	return fmt.Sprintf("%d:%d", p.Line, p.Col)
+}
+
+// MemoryAccess returns e as the memory access it performs, for Conflicts:
+// a Flush (TSO, PSO) is a write to memory; every other event is itself.
+func MemoryAccess(e Event) *Event {
+	if e.Kind == Flush {
+		e.Kind = Write
+	}
+	return &e
 }
 
 // Conflicts reports whether a and b access the same location from different

@@ -1,6 +1,9 @@
 package program
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // OutcomeKind classifies how an execution ended.
 type OutcomeKind uint8
@@ -162,23 +165,37 @@ type Program interface {
 // Replay runs p along prefix exactly, then continues with the default policy
 // (the lowest enabled thread id runs next, so executions are deterministic)
 // until the execution is over. It returns the execution; an error says where
-// the prefix could not be followed (wrong thread, index or disabled thread).
+// the prefix could not be followed (wrong thread, index or disabled thread,
+// a flush of a write that is not in a buffer).
 func Replay(p Program, prefix Schedule) (Execution, error) {
 	x := p.Start()
 	done := map[ThreadID]int32{} // events executed per thread
+	flushed := map[EventID]bool{}
 	seen := 0
 	for k, id := range prefix {
 		for tr := x.Trace(); seen < len(tr.Events); seen++ {
-			done[tr.Events[seen].Thread]++
+			if e := &tr.Events[seen]; e.Kind == Flush {
+				flushed[e.ID()] = true
+			} else {
+				done[e.Thread]++
+			}
 		}
-		if id.Index < done[id.Thread] {
-			continue // executed already: the write half of a read-modify-write
+		if id.IsFlush() && flushed[id] || !id.IsFlush() && id.Index < done[id.Thread] {
+			continue // executed already: the write half of a read-modify-write, or its flush
 		}
 		if over, _ := x.Done(); over {
 			return x, fmt.Errorf("schedule step %d: execution already over", k)
 		}
 		if int(id.Thread) >= x.Threads() {
 			return x, fmt.Errorf("schedule step %d: thread %d does not exist", k, id.Thread)
+		}
+		if id.IsFlush() {
+			b, ok := x.(Buffered)
+			if !ok || !slices.Contains(b.Flushes(nil), id) {
+				return x, fmt.Errorf("schedule step %d: thread %s's write %d cannot be flushed now", k, x.Trace().ThreadName(id.Thread), ^id.Index)
+			}
+			b.Flush(id)
+			continue
 		}
 		e, st := x.Pending(id.Thread)
 		if st != Enabled {
@@ -193,18 +210,71 @@ func Replay(p Program, prefix Schedule) (Execution, error) {
 	return x, nil
 }
 
-// RunDefault continues x with the default policy until it is over.
+// RunDefault continues x with the default policy until it is over: the
+// lowest enabled thread runs next; when no thread is enabled, the first
+// flush Buffered.Flushes lists executes (TSO, PSO).
 func RunDefault(x Execution) {
+	b, _ := x.(Buffered)
+	var fl []EventID
 	for {
 		if over, _ := x.Done(); over {
 			return
 		}
-		t, ok := FirstEnabled(x)
-		if !ok {
+		if t, ok := FirstEnabled(x); ok {
+			x.Step(t)
+			continue
+		}
+		if b == nil {
 			return
 		}
-		x.Step(t)
+		if fl = b.Flushes(fl[:0]); len(fl) == 0 {
+			return
+		}
+		b.Flush(fl[0])
 	}
+}
+
+// Buffered is implemented by executions under TSO or PSO (004_fe58e94b2666f77b.txt
+// Section 2.1): a write enters its thread's store buffer, and its flush to
+// memory is a step of its own, scheduled like a thread's next event. The
+// flushes of a thread's buffer are the steps of an auxiliary schedulable
+// entity beside the thread (as in Nidhugg and seed 004's traces); an
+// explorer that wants every behaviour interleaves them with the threads'
+// events. An execution is not over while a buffer holds a write.
+type Buffered interface {
+	// Model is the execution's memory model (TSO or PSO).
+	Model() MemoryModel
+	// Flushes appends to dst the flushes (FlushOf of a write) that can
+	// execute now: under TSO the oldest write of each non-empty thread
+	// buffer, under PSO the oldest per thread and location.
+	Flushes(dst []EventID) []EventID
+	// Flush executes flush f, one of Flushes. It returns false once the
+	// execution is over.
+	Flush(f EventID) bool
+	// Forwards reports whether thread t's pending event is a read its own
+	// store buffer answers (it touches no memory).
+	Forwards(t ThreadID) bool
+}
+
+// Do executes step s of x: the next event of thread s.Thread, or the flush
+// s names (s.IsFlush(), x Buffered). It returns false once x is over.
+func Do(x Execution, s EventID) bool {
+	if s.IsFlush() {
+		return x.(Buffered).Flush(s)
+	}
+	return x.Step(s.Thread)
+}
+
+// ResolveSchedule converts named steps to in-process ids of p.
+func ResolveSchedule(p Program, steps []ScheduleStep) Schedule {
+	s := make(Schedule, len(steps))
+	for i, st := range steps {
+		s[i] = EventID{Thread: p.Thread(st.Thread), Index: st.Index}
+		if st.Flush {
+			s[i] = FlushOf(s[i])
+		}
+	}
+	return s
 }
 
 // FirstEnabled returns the lowest-numbered enabled thread.
@@ -215,13 +285,4 @@ func FirstEnabled(x Execution) (ThreadID, bool) {
 		}
 	}
 	return 0, false
-}
-
-// ResolveSchedule converts named steps to in-process ids of p.
-func ResolveSchedule(p Program, steps []ScheduleStep) Schedule {
-	s := make(Schedule, len(steps))
-	for i, st := range steps {
-		s[i] = EventID{Thread: p.Thread(st.Thread), Index: st.Index}
-	}
-	return s
 }

@@ -583,6 +583,22 @@ func (inst *Instance) TraceOf(w Witness) *Trace {
 	return tr
 }
 
+// TraceWitness returns the order of trace t as witness steps of
+// InstanceFromTrace(t, ...): a thread event as itself, a Flush event as
+// the flush step of its write. Under SC it is t's schedule.
+func TraceWitness(t *Trace) Witness {
+	w := make(Witness, len(t.Events))
+	for i := range t.Events {
+		id := t.Events[i].ID()
+		if id.IsFlush() {
+			w[i] = Step{Event: id.Flushed(), Flush: true}
+		} else {
+			w[i] = Step{Event: id}
+		}
+	}
+	return w
+}
+
 // InstanceFromTrace returns the consistency instance of trace t under SC:
 // its events per thread, with fork and join, and as constraint either the
 // reads-from of t itself (ReadsFrom: every read reads the last earlier write
@@ -592,7 +608,8 @@ func (inst *Instance) TraceOf(w Witness) *Trace {
 // value it read, or the initial value if equal; acquires are
 // unconstrained), the instances of seed 000 Section 4. Locations are
 // renumbered densely and keep their names (made unique). LockFail events
-// are not supported.
+// are not supported. A TSO or PSO trace (t.Model) gives an instance of its
+// model, without its Flush events (TraceWitness has them as steps).
 func InstanceFromTrace(t *Trace, c Constraint) (*Instance, error) {
 	if err := t.Check(); err != nil {
 		return nil, err
@@ -617,6 +634,9 @@ func InstanceFromTrace(t *Trace, c Constraint) (*Instance, error) {
 	origin := make([]EventID, len(t.Events)) // instance identity of each trace event
 	for i := range t.Events {
 		e := t.Events[i]
+		if e.Kind == Flush {
+			continue // a step of the witness, no event of the instance
+		}
 		if e.Kind == LockFail {
 			return nil, fmt.Errorf("%s: a failed trylock has no place in a consistency instance", t.Describe(i))
 		}
@@ -664,7 +684,7 @@ func InstanceFromTrace(t *Trace, c Constraint) (*Instance, error) {
 			}
 		}
 	}
-	inst := buildInstance(SC, c, threads, locs, events)
+	inst := buildInstance(t.Model, c, threads, locs, events)
 	inst.Init = init
 	for id, srcs := range sources {
 		set := make([]int32, len(srcs))

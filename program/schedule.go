@@ -9,7 +9,8 @@ import (
 
 // Schedule is a sequence of event identities: replaying it executes, at step
 // k, the next event of thread Schedule[k].Thread, which must have index
-// Schedule[k].Index.
+// Schedule[k].Index; or, under TSO and PSO, the flush of the buffered write
+// Schedule[k].Flushed() when Schedule[k].IsFlush() (FlushOf).
 type Schedule []EventID
 
 // ScheduleFile is the JSON form of a schedule saved by --schedule-out and read
@@ -24,14 +25,20 @@ type ScheduleFile struct {
 	Inputs []InputValue `json:"inputs,omitempty"`
 	// UndefInputs: uninitialised integer locals are inputs too (they
 	// count among a thread's inputs in execution order)
-	UndefInputs bool           `json:"undef_inputs,omitempty"`
-	Steps       []ScheduleStep `json:"steps"`
+	UndefInputs bool `json:"undef_inputs,omitempty"`
+	// Model is the memory model the schedule runs under ("tso", "pso";
+	// empty: sc). Under TSO and PSO the steps include flushes.
+	Model string         `json:"mm,omitempty"`
+	Steps []ScheduleStep `json:"steps"`
 }
 
 // ScheduleStep is one step of a ScheduleFile.
 type ScheduleStep struct {
 	Thread string `json:"thread"` // fork-tree name, "0" = main
 	Index  int32  `json:"index"`
+	// Flush: the step is the flush (memory-write) of the thread's buffered
+	// write Index, not its next event (TSO, PSO).
+	Flush bool `json:"flush,omitempty"`
 }
 
 // Names converts s to named steps using the trace's thread table.
@@ -39,6 +46,9 @@ func (s Schedule) Names(threads []Thread) []ScheduleStep {
 	out := make([]ScheduleStep, len(s))
 	for i, id := range s {
 		out[i] = ScheduleStep{Thread: threads[id.Thread].Name, Index: id.Index}
+		if id.IsFlush() {
+			out[i].Index, out[i].Flush = ^id.Index, true
+		}
 	}
 	return out
 }

@@ -31,6 +31,11 @@ type Trace struct {
 	// Init gives the initial value of a location (the value a read sees when no
 	// write precedes it); nil means 0.
 	Init func(Loc) int64
+	// Model is the memory model the trace was executed under. Under TSO and
+	// PSO a Write event is the buffer-write and a Flush event its
+	// memory-write; a read reads its own thread's latest unflushed write to
+	// its location, else the last flushed one (TraceIndex.Src).
+	Model MemoryModel
 }
 
 // LocName names location l for humans.
@@ -66,6 +71,11 @@ func (t *Trace) ThreadName(id ThreadID) string {
 func (t *Trace) Describe(i int) string {
 	e := &t.Events[i]
 	var b strings.Builder
+	if e.Kind == Flush {
+		// the write's index: "T1 #3 flush x = 1" is write #3 reaching memory
+		fmt.Fprintf(&b, "%s #%d flush %s = %d (to memory)", t.ThreadName(e.Thread), ^e.Index, t.LocName(e.Loc), e.Value)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s #%d %s", t.ThreadName(e.Thread), e.Index, e.Kind)
 	switch {
 	case e.Kind.IsAccess():
@@ -82,11 +92,15 @@ func (t *Trace) Describe(i int) string {
 }
 
 // Index returns, per thread, the trace positions of its events:
-// pos[t][k] is the position in t.Events of event (t, k).
+// pos[t][k] is the position in t.Events of event (t, k). Flushes are
+// skipped: they are no events of their thread's program order.
 func (t *Trace) Index() [][]int32 {
 	pos := make([][]int32, len(t.Threads))
 	for i := range t.Events {
 		e := &t.Events[i]
+		if e.Kind == Flush {
+			continue
+		}
 		if int(e.Thread) >= len(pos) {
 			grown := make([][]int32, e.Thread+1)
 			copy(grown, pos)
@@ -115,6 +129,12 @@ func (t *Trace) Check() error {
 		e := &t.Events[i]
 		if e.Thread < 0 || int(e.Thread) >= len(t.Threads) {
 			return fmt.Errorf("event %d: thread %d out of range (%d threads)", i, e.Thread, len(t.Threads))
+		}
+		if e.Kind == Flush {
+			if t.Model == SC || ^e.Index >= next[e.Thread] {
+				return fmt.Errorf("event %d: flush of %s's write %d, which has not executed (or the trace is SC)", i, t.ThreadName(e.Thread), ^e.Index)
+			}
+			continue
 		}
 		if e.Index != next[e.Thread] {
 			return fmt.Errorf("event %d: %s has index %d, want %d", i, t.ThreadName(e.Thread), e.Index, next[e.Thread])

@@ -75,11 +75,20 @@ func NewTraceIndex(t *Trace) *TraceIndex {
 	// The last write per location and release per lock: two maps with
 	// integer keys (a struct key costs a generic hash per event).
 	lastW, lastRel := map[Loc]int32{}, map[Loc]int32{}
+	var buf *storeBuffers // TSO, PSO: the unflushed writes
+	if t.Model != SC {
+		buf = newStoreBuffers(t)
+	}
 	for i := range t.Events {
 		e := &t.Events[i]
 		p := int32(i)
-		x.At[e.Thread] = append(x.At[e.Thread], p)
 		x.Src[i] = -2
+		if e.Kind == Flush {
+			// the write reaches memory: reads of other threads see it now
+			lastW[e.Loc] = buf.flush(e)
+			continue
+		}
+		x.At[e.Thread] = append(x.At[e.Thread], p)
 		switch e.Kind {
 		case Read, Acquire:
 			last := lastW
@@ -90,7 +99,16 @@ func NewTraceIndex(t *Trace) *TraceIndex {
 			if w, ok := last[e.Loc]; ok {
 				x.Src[i] = w
 			}
+			if buf != nil && e.Kind == Read {
+				if w, ok := buf.own(e); ok {
+					x.Src[i] = w // forwarded from its own store buffer
+				}
+			}
 		case Write:
+			if buf != nil {
+				buf.write(e, p)
+				break
+			}
 			lastW[e.Loc] = p
 		case Release:
 			lastRel[e.Loc] = p
@@ -220,4 +238,56 @@ func (x *TraceIndex) Sections() map[Loc][]Section {
 	}
 	x.sections = secs
 	return secs
+}
+
+// storeBuffers tracks, while NewTraceIndex walks a TSO or PSO trace, the
+// unflushed writes per thread and location: how many there are and the
+// position of the latest (the source of a read of the same thread, seed
+// 004 Section 2.1), and the position of each write (for its flush).
+type storeBuffers struct {
+	t       *Trace
+	pending map[bufKey]bufState
+	at      map[EventID]int32
+}
+
+type bufKey struct {
+	th  ThreadID
+	loc Loc
+}
+
+type bufState struct {
+	n      int32 // unflushed writes
+	latest int32 // position of the latest write
+}
+
+func newStoreBuffers(t *Trace) *storeBuffers {
+	return &storeBuffers{t: t, pending: map[bufKey]bufState{}, at: map[EventID]int32{}}
+}
+
+func (b *storeBuffers) write(e *Event, p int32) {
+	k := bufKey{e.Thread, e.Loc}
+	s := b.pending[k]
+	b.pending[k] = bufState{n: s.n + 1, latest: p}
+	b.at[e.ID()] = p
+}
+
+// flush removes the write flushed by f from its buffer and returns its
+// position (-1 if the trace does not hold it: a malformed trace).
+func (b *storeBuffers) flush(f *Event) int32 {
+	k := bufKey{f.Thread, f.Loc}
+	if s := b.pending[k]; s.n > 0 {
+		s.n--
+		b.pending[k] = s
+	}
+	w, ok := b.at[EventID{f.Thread, ^f.Index}]
+	if !ok {
+		return -1
+	}
+	return w
+}
+
+// own returns the latest unflushed write of e's thread to e's location.
+func (b *storeBuffers) own(e *Event) (int32, bool) {
+	s := b.pending[bufKey{e.Thread, e.Loc}]
+	return s.latest, s.n > 0
 }

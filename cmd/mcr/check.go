@@ -166,6 +166,9 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	} else if sv != nil && sv.compiled != nil {
 		*sv.compiled = p
 	}
+	if err := p.SetModel(cfg.Model); err != nil {
+		return badInput(err)
+	}
 	opts := explore.Options{KeepGoing: f.keepGoing}
 	if sv != nil {
 		opts.Kinds = []string{sv.prop.Property.Kind}
@@ -191,6 +194,9 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	res, q, err := exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
 	if err != nil {
 		return err
+	}
+	if cfg.Model != program.SC {
+		res.Stats.Model = cfg.Model.String()
 	}
 	undefInputs := q != p
 	p = q // the program the findings replay on (WithUndefInputs)
@@ -232,6 +238,9 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
 		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, Steps: fd.Steps}
+		if cfg.Model != program.SC {
+			sf.Model = cfg.Model.String()
+		}
 		if err := program.WriteScheduleFile(f.scheduleOut, sf); err != nil {
 			return &exitError{exitBadInput, err}
 		}

@@ -168,3 +168,37 @@ func TestRegistryRefusals(t *testing.T) {
 		{[]string{"bench", "--dir", td, "--filter", "lastzero N=2", "--decider", "both"}, exitOK, "mcr-seeds"},
 	})
 }
+
+// TestMemoryModelCLI: --mm on check, replay and bench. The litmus tests of
+// testdata/c/mm fail exactly under the models that allow their weak
+// behaviour; algorithms that do not explore under a model refuse it; a
+// TSO finding's schedule carries its flushes and replays under the model
+// saved with it (and not under SC).
+func TestMemoryModelCLI(t *testing.T) {
+	mm := td + "mm/"
+	runCLICases(t, []cliCase{
+		{[]string{"check", mm + "sb.c", "--algo", "dfs"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", mm + "sb.c", "--algo", "dfs", "--mm", "tso"}, exitFinding, "r1 == 1 || r2 == 1"},
+		{[]string{"check", mm + "sb.c", "--algo", "dfs", "--mm", "tso", "-D", "FENCE"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", mm + "mp.c", "--algo", "dfs", "--mm", "tso"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", mm + "mp.c", "--algo", "dfs", "--mm", "pso"}, exitFinding, "== 42"},
+		{[]string{"check", mm + "sb.c", "--algo", "mcr", "--mm", "pso"}, exitBadInput, "--algo mcr does not explore under --mm pso"},
+		{[]string{"check", mm + "mp.c", "--algo", "rf", "--mm", "pso"}, exitFinding, "== 42"},
+		{[]string{"check", mm + "sb.c", "--algo", "rf", "--mm", "tso", "-D", "FENCE"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", td + "lock_order_deadlock.c", "--algo", "rf", "--mm", "tso", "--keep-going", "--json"}, exitFinding, "waiting for a lock"},
+		{[]string{"check", td + "cas_counter.c", "--algo", "rf", "--mm", "tso"}, exitIncomplete, "read-modify-writes"},
+		{[]string{"check", td + "inputs/bool_writer.c", "--algo", "dfs", "--mm", "tso"}, exitBadInput, "does not support inputs"},
+		{[]string{"bench", "--dir", mm, "--mm", "pso", "--filter", "^mp"}, exitOK, "mp"},
+	})
+	sched := filepath.Join(t.TempDir(), "s.json")
+	if code, out, errs := cli(t, "check", mm+"sb.c", "--algo", "dfs", "--mm", "tso", "--schedule-out", sched); code != exitFinding {
+		t.Fatalf("check exit %d:\n%s%s", code, out, errs)
+	}
+	code, out, errs := cli(t, "replay", mm+"sb.c", "--schedule", sched)
+	if code != exitFinding || !strings.Contains(out, "flush x = 1 (to memory)") {
+		t.Errorf("replay exit %d:\n%s%s", code, out, errs)
+	}
+	if code, _, errs := cli(t, "replay", mm+"sb.c", "--schedule", sched, "--mm", "sc"); code != exitBadInput || !strings.Contains(errs, "cannot be flushed") {
+		t.Errorf("replay under sc: exit %d %s", code, errs)
+	}
+}

@@ -16,6 +16,7 @@ func newReplayCmd() *cobra.Command {
 		defines  []string
 		includes []string
 		bounds   bounds
+		mm       string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay FILE.c --schedule F",
@@ -44,6 +45,18 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			p, err := loadProgram(ctx, args[0], defines, includes, bounds)
 			if err != nil {
 				return err
+			}
+			if mm == "" {
+				mm = sf.Model
+			}
+			if mm != "" {
+				m, ok := program.ParseMemoryModel(mm)
+				if !ok {
+					return badInput(fmt.Errorf("--mm %q: want sc, tso or pso", mm))
+				}
+				if err := p.SetModel(m); err != nil {
+					return badInput(err)
+				}
 			}
 			if sf.UndefInputs {
 				p = p.WithUndefInputs()
@@ -83,7 +96,7 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			if len(failures) > 0 || outcome.Kind == program.Deadlock {
 				return &exitError{code: exitFinding}
 			}
-			if n >= 2 && program.Conflicts(&tr.Events[n-2], &tr.Events[n-1]) {
+			if n >= 2 && program.Conflicts(program.MemoryAccess(tr.Events[n-2]), program.MemoryAccess(tr.Events[n-1])) {
 				fmt.Fprintf(out, "outcome: data race: steps %d and %d access %s from different threads back to back\n", n-1, n, tr.LocName(tr.Events[n-1].Loc))
 				return &exitError{code: exitFinding}
 			}
@@ -95,6 +108,7 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 	fl.StringVar(&schedule, "schedule", "", "schedule file written by mcr check --schedule-out")
 	fl.StringArrayVarP(&defines, "define", "D", nil, "define a macro (overrides the definitions saved in the schedule)")
 	fl.StringArrayVarP(&includes, "include", "I", nil, "add an include directory")
+	fl.StringVar(&mm, "mm", "", "memory model to replay under: sc, tso or pso (default: the schedule's, else sc)")
 	addBoundFlags(fl, &bounds)
 	return cmd
 }

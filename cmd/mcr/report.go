@@ -13,7 +13,11 @@ import (
 // printReport writes the human-readable report of a check.
 func printReport(w io.Writer, p program.Program, file string, defines []string, res *explore.Result) {
 	s := res.Stats
-	fmt.Fprintf(w, "mcr check %s %s(algorithm %s)\n", file, defineText(defines), s.Algorithm)
+	mm := ""
+	if s.Model != "" {
+		mm = ", memory model " + s.Model
+	}
+	fmt.Fprintf(w, "mcr check %s %s(algorithm %s%s)\n", file, defineText(defines), s.Algorithm, mm)
 	for i, f := range res.Findings {
 		fmt.Fprintf(w, "finding %d: %s: %s\n", i+1, f.Kind, f.Message)
 		for _, l := range f.Locations {

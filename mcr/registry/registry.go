@@ -117,6 +117,15 @@ func Check(name string, cfg explore.Config) (*explore.Algorithm, error) {
 		return nil, err
 	}
 	if err := a.Check(cfg); err != nil {
+		if !slices.Contains(a.Models, cfg.Model) {
+			var under []string
+			for _, b := range Algorithms() {
+				if b.Run != nil && slices.Contains(b.Models, cfg.Model) {
+					under = append(under, b.Name)
+				}
+			}
+			return nil, fmt.Errorf("%v; under --mm %s use --algo %s", err, cfg.Model, strings.Join(under, " or "))
+		}
 		return nil, err
 	}
 	if i := slices.IndexFunc(mcr.Backends, func(b mcr.Backend) bool { return b.Name == cfg.Decider }); i >= 0 &&

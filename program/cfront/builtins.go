@@ -348,14 +348,17 @@ func (x *execution) fireAtomic(th *thread, in *instr, args []int64, e program.Ev
 	switch in.a {
 	case bAtomicLoad:
 		v := load(o.data[off:], in.w, signed)
+		if len(th.buf) > 0 && in.w <= 8 {
+			v, _ = th.forward(o, off, in.w, signed)
+		}
 		x.emit(th, program.Read, e.Flags, e.Loc, v, e.Pos)
 		push(v)
 	case bAtomicStore:
-		store(o.data[off:], in.w, e.Value)
+		x.emit(th, program.Write, e.Flags, e.Loc, e.Value, e.Pos)
+		x.put(th, o, off, in.w, e.Value)
 		if in.flag&fPtr != 0 {
 			x.escape(e.Value)
 		}
-		x.emit(th, program.Write, e.Flags, e.Loc, e.Value, e.Pos)
 		push(0)
 	case bAtomicCAS:
 		old := load(o.data[off:], in.w, signed)
@@ -365,6 +368,7 @@ func (x *execution) fireAtomic(th *thread, in *instr, args []int64, e program.Ev
 			x.emit(th, program.Read, e.Flags|program.RMW, e.Loc, old, e.Pos)
 			store(o.data[off:], in.w, des)
 			x.emit(th, program.Write, program.Atomic|program.RMWWrite, e.Loc, des, e.Pos)
+			x.flushNow(th)
 		} else {
 			x.emit(th, program.Read, e.Flags, e.Loc, old, e.Pos)
 		}
@@ -394,6 +398,7 @@ func (x *execution) fireAtomic(th *thread, in *instr, args []int64, e program.Ev
 		x.emit(th, program.Read, e.Flags, e.Loc, old, e.Pos)
 		store(o.data[off:], in.w, nv)
 		x.emit(th, program.Write, program.Atomic|program.RMWWrite, e.Loc, nv, e.Pos)
+		x.flushNow(th)
 		switch in.a {
 		case bAddFetch, bSubFetch, bAndFetch, bOrFetch, bXorFetch:
 			push(nv)

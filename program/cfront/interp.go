@@ -381,12 +381,12 @@ func (x *execution) doStore(th *thread, in *instr, o *object, off int) {
 	}
 	if in.op == opStorePost {
 		// addr old new -> old
-		store(o.data[off:], in.w, v)
+		x.put(th, o, off, in.w, v)
 		st[n-3] = st[n-2]
 		th.stack = st[:n-2]
 		return
 	}
-	store(o.data[off:], in.w, v)
+	x.put(th, o, off, in.w, v)
 	if in.flag&fPtr != 0 && o.shared {
 		x.escape(v)
 	}
@@ -396,6 +396,16 @@ func (x *execution) doStore(th *thread, in *instr, o *object, off int) {
 	} else {
 		th.stack = st[:n-2]
 	}
+}
+
+// put stores v (w bytes) at off of o, or into th's store buffer under
+// TSO and PSO (storebuf.go).
+func (x *execution) put(th *thread, o *object, off int, w uint8, v int64) {
+	if x.buffers(o, w) {
+		x.bufferStore(th, o, off, w, v)
+		return
+	}
+	store(o.data[off:], w, v)
 }
 
 func (x *execution) callN(th *thread, fn *function, nargs int) {
@@ -430,8 +440,7 @@ func (x *execution) fire(th *thread) {
 		if o == nil {
 			return
 		}
-		x.readScalar(th, in, o, off, th.pend.Pos)
-		v := load(o.data[off:], in.w, in.flag&fSigned != 0)
+		v := x.loadShared(th, in, o, off, in.w, in.flag&fSigned != 0, th.pend.Pos)
 		if x.sym != nil {
 			th.symSync()
 			th.sstack[n-1] = x.symLoad(th, o, off, in, th.pend.Pos)

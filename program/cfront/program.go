@@ -42,6 +42,8 @@ type Program struct {
 	// undefInputs: an uninitialised integer local starts as an input
 	// (WithUndefInputs)
 	undefInputs bool
+	// model is the memory model executions run under (SetModel, storebuf.go)
+	model program.MemoryModel
 }
 
 // threadNames is a Program's table of thread names and ids.

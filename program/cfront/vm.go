@@ -105,6 +105,7 @@ type thread struct {
 	begun    bool      // Begin has fired (non-main threads)
 	ending   bool      // End is pending
 	nevents  int32
+	buf      []bufWrite // its store buffer under TSO and PSO (storebuf.go)
 	nforks   int
 	nallocs  int
 	ret      int64
@@ -195,6 +196,7 @@ func (p *Program) Start() program.Execution {
 	x.trace.File = p.file
 	x.trace.LocNames = p.LocName
 	x.trace.Init = x.initValue
+	x.trace.Model = p.model
 	main := &thread{id: 0, name: "0", begun: true}
 	x.addThread(main)
 	x.call(main, p.mainFn, p.mainArgs[:min(len(p.mainArgs), p.mainFn.nparams)], -1) // main(void) takes none
@@ -229,6 +231,9 @@ func (x *execution) Pending(t program.ThreadID) (program.Event, program.ThreadSt
 		return program.Event{}, program.Stuck
 	}
 	e := th.pend
+	if len(th.buf) > 0 && x.drains(th) {
+		return e, program.Waiting // for its flushes (storebuf.go)
+	}
 	switch e.Kind {
 	case program.Acquire:
 		if _, held := x.locks[e.Loc]; held {
@@ -239,8 +244,8 @@ func (x *execution) Pending(t program.ThreadID) (program.Event, program.ThreadSt
 			return e, program.Waiting
 		}
 	case program.Join:
-		if c := x.threads[e.Value]; c == nil || !c.finished {
-			return e, program.Waiting
+		if c := x.threads[e.Value]; c == nil || !c.finished || len(c.buf) > 0 {
+			return e, program.Waiting // TSO, PSO: and its buffer drained
 		}
 	}
 	return e, program.Enabled
@@ -252,6 +257,9 @@ func (x *execution) code(th *thread) *instr { return &x.p.code[th.pc] }
 func (x *execution) Done() (bool, program.Outcome) {
 	if x.over {
 		return true, x.outcome
+	}
+	if x.p.model != program.SC && x.buffered() {
+		return false, program.Outcome{} // a flush can run
 	}
 	waiting, woken := false, false
 	for _, th := range x.threads {

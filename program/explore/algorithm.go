@@ -138,7 +138,7 @@ var DFSAlgorithm = Algorithm{
 	Name:   "dfs",
 	Doc:    "every interleaving of visible events, no reduction (the ground truth; small programs only)",
 	Source: "exhaustive search; DESIGN.md, Exploration algorithms",
-	Models: []program.MemoryModel{program.SC},
+	Models: program.Models, // TSO, PSO: flushes are steps (program.Buffered)
 	Run: func(ctx context.Context, p program.Program, opts Options, _ Config) *Result {
 		return DFS(ctx, p, opts)
 	},

@@ -25,35 +25,69 @@ func TestDFSTestdata(t *testing.T) {
 		if !c.For("dfs") {
 			continue
 		}
-		t.Run(c.Name, func(t *testing.T) {
-			p, err := cfront.Load(c.File, cfront.Options{Defines: c.DefineList(), MaxEvents: c.MaxEvents})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
-			s := res.Stats
-			if c.RFClasses != nil && s.RFClasses != *c.RFClasses {
-				t.Errorf("rf classes = %d, want %d", s.RFClasses, *c.RFClasses)
-			}
-			if c.BlockedClasses != nil && s.BlockedClasses != *c.BlockedClasses {
-				t.Errorf("blocked classes = %d, want %d", s.BlockedClasses, *c.BlockedClasses)
-			}
-			if c.Outcomes != nil && s.Outcomes != *c.Outcomes {
-				t.Errorf("outcomes = %d, want %d", s.Outcomes, *c.Outcomes)
-			}
-			if got := res.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
-				t.Errorf("findings = %v, want %v", got, c.Findings)
-			}
-			if (s.Bounded > 0) != c.Bounded {
-				t.Errorf("bounded executions = %d, want bounded=%v", s.Bounded, c.Bounded)
-			}
-			if s.Complete != (s.Bounded == 0) {
-				t.Errorf("complete = %v with %d bounded executions", s.Complete, s.Bounded)
-			}
-			for _, f := range res.Findings {
-				checkReplay(t, p, f)
-			}
-		})
+		t.Run(c.Name, func(t *testing.T) { checkDFSCase(t, c) })
+	}
+}
+
+// TestDFSMemoryModels runs dfs on the litmus tests of testdata/c/mm under
+// the memory model of each run (store buffering, message passing, with and
+// without fences, forwarding) and checks the expectations as
+// TestDFSTestdata does: a violation exactly where the model allows it.
+func TestDFSMemoryModels(t *testing.T) {
+	cases, err := explore.LoadCases("../../testdata/c/mm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := map[string]bool{}
+	for _, c := range cases {
+		models[c.MM] = true
+		if c.For("dfs") {
+			t.Run(c.Name, func(t *testing.T) { checkDFSCase(t, c) })
+		}
+	}
+	if len(cases) < 12 || !models["tso"] || !models["pso"] {
+		t.Fatalf("only %d runs found in testdata/c/mm (models %v)", len(cases), models)
+	}
+}
+
+// checkDFSCase runs dfs on c under its memory model and compares the
+// counts and finding kinds with c's, and replays every finding.
+func checkDFSCase(t *testing.T, c explore.Case) {
+	p, err := cfront.Load(c.File, cfront.Options{Defines: c.DefineList(), MaxEvents: c.MaxEvents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MM != "" {
+		m, ok := program.ParseMemoryModel(c.MM)
+		if !ok {
+			t.Fatalf("bad mm %q", c.MM)
+		}
+		if err := p.SetModel(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
+	s := res.Stats
+	if c.RFClasses != nil && s.RFClasses != *c.RFClasses {
+		t.Errorf("rf classes = %d, want %d", s.RFClasses, *c.RFClasses)
+	}
+	if c.BlockedClasses != nil && s.BlockedClasses != *c.BlockedClasses {
+		t.Errorf("blocked classes = %d, want %d", s.BlockedClasses, *c.BlockedClasses)
+	}
+	if c.Outcomes != nil && s.Outcomes != *c.Outcomes {
+		t.Errorf("outcomes = %d, want %d", s.Outcomes, *c.Outcomes)
+	}
+	if got := res.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
+		t.Errorf("findings = %v, want %v", got, c.Findings)
+	}
+	if (s.Bounded > 0) != c.Bounded {
+		t.Errorf("bounded executions = %d, want bounded=%v", s.Bounded, c.Bounded)
+	}
+	if s.Complete != (s.Bounded == 0) {
+		t.Errorf("complete = %v with %d bounded executions", s.Complete, s.Bounded)
+	}
+	for _, f := range res.Findings {
+		checkReplay(t, p, f)
 	}
 }
 
@@ -72,7 +106,7 @@ func checkReplay(t *testing.T, p program.Program, f explore.Finding) {
 	_, out := x.Done()
 	if f.Kind == explore.KindRace {
 		n := len(f.Steps)
-		if n < 2 || n > len(tr.Events) || !program.Conflicts(&tr.Events[n-2], &tr.Events[n-1]) {
+		if n < 2 || n > len(tr.Events) || !program.Conflicts(program.MemoryAccess(tr.Events[n-2]), program.MemoryAccess(tr.Events[n-1])) {
 			t.Errorf("race schedule does not end with two conflicting accesses")
 		}
 		return

@@ -27,7 +27,14 @@ type Case struct {
 	Bounded        bool     `json:"bounded"`
 	Algos          []string `json:"algos"` // if set, only these algorithms run it (dfs is too slow)
 	RVF            *int     `json:"rvf"`
-	Note           string   `json:"note"`
+	// Program, if set, is the C file of the run, relative to the
+	// directory of the .json file (testdata/c/mm runs programs of
+	// testdata/c under other models); else the .c file beside it.
+	Program string `json:"program"`
+	// MM is the memory model of the run: "sc" (or empty), "tso", "pso"
+	// (testdata/c/mm; the other directories are SC only).
+	MM   string `json:"mm"`
+	Note string `json:"note"`
 }
 
 // DefineList returns the definitions as NAME=VALUE strings, sorted.
@@ -76,6 +83,13 @@ func LoadCases(dir string) ([]Case, error) {
 		for _, r := range spec.Runs {
 			r.File = base + ".c"
 			r.Name = filepath.Base(base) + " " + strings.Join(r.DefineList(), " ")
+			if r.Program != "" {
+				r.File = filepath.Join(dir, r.Program)
+				r.Name = strings.TrimSuffix(filepath.Base(r.Program), ".c") + " " + strings.Join(r.DefineList(), " ")
+			}
+			if r.MM != "" {
+				r.Name += " mm=" + r.MM
+			}
 			if r.Findings == nil {
 				r.Findings = []string{}
 			}

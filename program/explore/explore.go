@@ -65,7 +65,10 @@ func (f *Finding) Key() string {
 
 // Stats are the statistics of one exploration.
 type Stats struct {
-	Algorithm  string `json:"algorithm"`
+	Algorithm string `json:"algorithm"`
+	// Model is the memory model explored under, "" for SC (set by the
+	// caller that set the program's model).
+	Model      string `json:"mm,omitempty"`
 	Executions int    `json:"executions"`
 	// RFClasses is the number of distinct reads-from functions among the
 	// explored executions (blocked ones excluded).

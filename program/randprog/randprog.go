@@ -78,6 +78,10 @@ type Options struct {
 	// assumed in [-1, 2]) into locals that flow into stores and decide
 	// branches. Like Blocking, without it no draw differs.
 	Inputs bool
+	// Fences lets threads execute __sync_synchronize() (a full fence,
+	// which drains the store buffers under TSO and PSO) between
+	// operations. Like Blocking, without it no draw differs.
+	Fences bool
 }
 
 // DefaultOptions returns the options used for differential testing: random
@@ -449,6 +453,10 @@ func (g *gen) value() string {
 // one (lock block, if, bounded loop) around one or two simple ones.
 func (g *gen) op() {
 	r := g.rng.IntN(10)
+	if g.opts.Fences && g.rng.IntN(4) == 0 {
+		g.line("__sync_synchronize();")
+		return
+	}
 	if g.opts.Blocking && g.rng.IntN(4) == 0 {
 		g.await()
 		return

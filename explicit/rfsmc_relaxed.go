@@ -1,0 +1,542 @@
+package explicit
+
+// This file implements RF-SMC under TSO and PSO, Algorithm 3 of seed 004
+// (004_fe58e94b2666f77b.txt, Section 5): one execution per reads-from
+// class, each mutation decided by VerifyTSO or VerifyPSO (Algorithm 1, 2;
+// verifytso.go, verifypso.go) and its witness, flushes included, replayed
+// by the executor's store buffers (program.Buffered). Line numbers in the
+// comments are the paper's.
+//
+// The sequences τ are thread events only (lines 2, 13, 14); the event set
+// X' of a mutation adds the memory-writes of its buffer-writes (line 15).
+// P (lines 6-8) is program order with fork and join plus, for every read
+// but r whose source is another thread's write, the edge from that write:
+// the causal past of a buffer-write wB is what must come before it.
+// Acquires are reads of their lock (the release they follow, or init),
+// as seed 004 Section 5 says, so classes count critical-section orders;
+// and seed 002 Section 7's lock rule carries over as the paper says: an
+// acquire that follows another thread's section takes the place of the
+// acquire that opened it (replace; the head of such a schedule counts as
+// new for the rule in the call that explores it, like rfsmc.go's fresh
+// events).
+//
+// A first slice: programs whose executions have read-modify-writes or
+// compare-and-swaps, failed trylocks, blocked (assume, await) or bounded
+// executions, or end with a thread waiting for a lock (the blocked-acquire
+// rule of Section 7 is not carried over) are not explored past them; the
+// search stops there, incomplete, naming the construct (dfs explores
+// them). Data races are not decided: a program with conflicting
+// non-atomic accesses that must-happen-before leaves unordered gets an
+// incomplete result that says so.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"mcr/program"
+	"mcr/program/explore"
+)
+
+// relaxedSMC is the state of one RF-SMC search under TSO or PSO.
+type relaxedSMC struct {
+	ctx    context.Context
+	p      program.Program
+	rec    *explore.Recorder
+	opts   explore.Options
+	decide func(context.Context, *program.Instance) (program.Witness, bool, error)
+	// racy: an explored trace has two conflicting accesses, not both
+	// atomic, of different threads: a race is possible, and this search
+	// does not decide races yet
+	racy      bool
+	schedules map[string]*relaxedSet // schedules(pre_τ̃(r)), keyed by the prefix
+}
+
+// relaxedSched is one entry of a schedule set: (τ', σ', mrk') (RF' is
+// implied by σ').
+type relaxedSched struct {
+	tau   []program.EventID
+	sigma program.Schedule
+	mrk   map[program.EventID]bool
+	// head is the read (acquire) whose source the schedule changed: in
+	// the call that explores it, it counts as new for the lock rule
+	// (replace), as rfsmc.go's fresh events do
+	head program.EventID
+}
+
+type relaxedSet struct {
+	list []relaxedSched
+	seen map[string]bool // (τ', RF') already proposed (line 17)
+}
+
+// RFSMCRelaxed explores p, whose executions run under TSO or PSO
+// (cfront.Program.SetModel), with RF-SMC (seed 004 Algorithm 3).
+func RFSMCRelaxed(ctx context.Context, p program.Program, opts explore.Options, m program.MemoryModel) *explore.Result {
+	s := &relaxedSMC{ctx: ctx, p: p, rec: explore.NewRecorder("rf", opts), opts: opts, schedules: map[string]*relaxedSet{}}
+	s.decide = (&VerifyTSO{}).decide
+	if m == program.PSO {
+		s.decide = (&VerifyPSO{}).decide
+	}
+	if b, ok := p.Start().(program.Buffered); !ok || b.Model() != m {
+		s.rec.Stop(fmt.Sprintf("the program does not execute under %s (set its memory model first: cfront.Program.SetModel)", m))
+		return s.rec.Result()
+	}
+	s.call(nil, nil, nil, program.EventID{Index: -1})
+	if s.racy {
+		// Every class is explored and a class fixes the event set, so
+		// without such a pair in any explored trace no execution races.
+		s.rec.Stop("data races are not checked by --algo rf under TSO/PSO yet, and the program has conflicting non-atomic accesses (use --algo dfs)")
+	}
+	return s.rec.Result()
+}
+
+// conflicting reports whether tr has two conflicting accesses of
+// different threads, not both atomic (program.Conflicts), that
+// must-happen-before (program order, fork, join) does not order: only
+// such a pair can race, in this class or another with the same events.
+func conflicting(tr *program.Trace) bool {
+	sub := *tr
+	sub.Model, sub.Events = program.SC, nil
+	for _, e := range tr.Events {
+		if e.Kind != program.Flush {
+			sub.Events = append(sub.Events, e)
+		}
+	}
+	mhb := program.NewTraceIndex(&sub).Clocks(0)
+	byLoc := map[program.Loc][]int{}
+	for i := range sub.Events {
+		e := &sub.Events[i]
+		if !e.Kind.IsAccess() {
+			continue
+		}
+		for _, j := range byLoc[e.Loc] {
+			if program.Conflicts(e, &sub.Events[j]) && !mhb.Ordered(j, i) {
+				return true
+			}
+		}
+		byLoc[e.Loc] = append(byLoc[e.Loc], i)
+	}
+	return false
+}
+
+// relaxedTrace is σ̃ with what the algorithm asks of it.
+type relaxedTrace struct {
+	tr    *program.Trace
+	pos   map[program.EventID]int32 // trace position of each thread event
+	src   map[program.EventID]int32 // reads and acquires: source position, -1 init
+	fork  map[program.ThreadID]program.EventID
+	ended map[program.ThreadID]program.EventID // the End of each thread
+}
+
+// call is RF-SMC(τ, RF, σ, mrk); it returns true when the search stops.
+func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map[program.EventID]bool, head program.EventID) bool {
+	if err := s.ctx.Err(); err != nil {
+		s.rec.Stop(explore.StopReason(s.ctx))
+		return true
+	}
+	// line 1: σ̃ = σ ∘ σ̂, σ̂ the executor's default extension
+	x, err := program.Replay(s.p, sigma)
+	if err != nil {
+		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a VerifyTSO/PSO witness does not replay: %v", err))
+		return true
+	}
+	if why := unsupportedRelaxed(x); why != "" {
+		s.rec.Execution(x) // its findings are real (a deadlock)
+		s.rec.Stop(why)
+		return true
+	}
+	if s.rec.Execution(x) {
+		return true
+	}
+	if !s.racy && s.opts.Reports(explore.KindRace) && conflicting(x.Trace()) {
+		s.racy = true
+	}
+	t := indexRelaxed(x.Trace())
+	// line 2: τ̃ = τ ∘ thread events of σ̂
+	tauT := slices.Clone(tau)
+	var ext []program.EventID
+	for i := len(sigma); i < len(t.tr.Events); i++ {
+		if e := &t.tr.Events[i]; e.Kind != program.Flush {
+			ext = append(ext, e.ID())
+		}
+	}
+	tauT = append(tauT, ext...)
+	order := make(map[program.EventID]int, len(tauT))
+	for i, id := range tauT {
+		order[id] = i
+	}
+	inExt := map[program.EventID]bool{}
+	for _, id := range ext {
+		inExt[id] = true
+	}
+	// lines 3-4
+	for _, id := range ext {
+		if t.isRead(id) {
+			s.schedules[prefixKey(tauT[:order[id]])] = &relaxedSet{seen: map[string]bool{}}
+		}
+	}
+	// line 5
+	for _, r := range tauT {
+		if !t.isRead(r) || mrk[r] {
+			continue
+		}
+		set := s.schedules[prefixKey(tauT[:order[r]])]
+		if set == nil {
+			continue // cannot happen: τ's reads were set up by an ancestor
+		}
+		for _, w := range t.mutations(r, inExt[r], inExt) { // lines 9-11
+			if s.propose(t, tauT, order, r, w, mrk, set) {
+				return true
+			}
+		}
+	}
+	// seed 002 Section 7: an acquire after another thread's section
+	for _, b := range tauT {
+		if e := &t.tr.Events[t.pos[b]]; e.Kind != program.Acquire || t.src[b] < 0 {
+			continue
+		}
+		a1, ok := t.opener(t.src[b])
+		if ok && (inExt[b] || b == head || inExt[a1]) && s.replace(t, tauT, order, b, mrk) {
+			return true
+		}
+	}
+	// lines 22-25: the extension's reads, from the last
+	for i := len(ext) - 1; i >= 0; i-- {
+		r := ext[i]
+		if !t.isRead(r) {
+			continue
+		}
+		key := prefixKey(tauT[:order[r]])
+		set := s.schedules[key]
+		for k := 0; k < len(set.list); k++ { // the list grows while descendants run
+			c := set.list[k]
+			if s.call(c.tau, c.sigma, c.mrk, c.head) {
+				return true
+			}
+		}
+		delete(s.schedules, key)
+	}
+	return false
+}
+
+// propose builds the mutation "r reads from w" (lines 12-21; w is a trace
+// position, -1 for init) and adds it to set if it is new and realizable.
+func (s *relaxedSMC) propose(t *relaxedTrace, tauT []program.EventID, order map[program.EventID]int, r program.EventID, w int32, mrk map[program.EventID]bool, set *relaxedSet) bool {
+	// line 13: the causal past of w after r in τ̃ (P without r's own source)
+	past := map[program.EventID]bool{}
+	if w >= 0 {
+		t.causalPast(t.tr.Events[w].ID(), r, past)
+	}
+	var causesAfter []program.EventID
+	for _, e := range tauT[order[r]+1:] {
+		if past[e] {
+			causesAfter = append(causesAfter, e)
+		}
+	}
+	// line 14
+	tau2 := append(slices.Clone(tauT[:order[r]]), r)
+	tau2 = append(tau2, causesAfter...)
+	return s.offer(t, tau2, r, w, causesAfter, mrk, set)
+}
+
+// replace is seed 002 Section 7's lock rule, as rfsmc.go's tryReplace: an
+// acquire b that follows the release of another thread's critical section
+// cannot be reversed with that release by a mutation of b; instead the
+// acquire a1 that opened the section is replaced by b taking a1's source,
+// τ' = pre_τ̃(a1) ∘ (b's causal past after a1) ∘ b, proposed at a1's
+// prefix. It returns true when the search stops.
+func (s *relaxedSMC) replace(t *relaxedTrace, tauT []program.EventID, order map[program.EventID]int, b program.EventID, mrk map[program.EventID]bool) bool {
+	rel := t.src[b]
+	a1, ok := t.opener(rel)
+	if !ok || mrk[a1] || a1.Thread == b.Thread {
+		return false
+	}
+	past := map[program.EventID]bool{}
+	t.causalPast(b, b, past)
+	if past[a1] {
+		return false // b needs a1: they cannot change places
+	}
+	var causes []program.EventID
+	for _, e := range tauT[order[a1]+1:] {
+		if past[e] && e != b {
+			causes = append(causes, e)
+		}
+	}
+	tau2 := append(slices.Clone(tauT[:order[a1]]), causes...)
+	tau2 = append(tau2, b)
+	set := s.schedules[prefixKey(tauT[:order[a1]])]
+	if set == nil {
+		return false
+	}
+	return s.offer(t, tau2, b, t.src[a1], append(causes, b), mrk, set)
+}
+
+// opener returns the acquire that opened the critical section the release
+// at trace position rel closes.
+func (t *relaxedTrace) opener(rel int32) (program.EventID, bool) {
+	if rel < 0 {
+		return program.EventID{}, false
+	}
+	e := &t.tr.Events[rel]
+	for i := e.Index - 1; i >= 0; i-- {
+		id := program.EventID{Thread: e.Thread, Index: i}
+		if a := &t.tr.Events[t.pos[id]]; a.Kind == program.Acquire && a.Loc == e.Loc {
+			return id, true
+		}
+	}
+	return program.EventID{}, false
+}
+
+// offer decides the mutation τ' (tau2) in which r reads from w (a trace
+// position, -1 for init) and the other reads keep their σ̃ sources, and
+// adds it to set if it is new and realizable (lines 15-21); the reads of
+// causes get marked. It returns true when the search stops.
+func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.EventID, w int32, causesAfter []program.EventID, mrk map[program.EventID]bool, set *relaxedSet) bool {
+	// lines 15-17
+	key := mutationKey(t, tau2, r, w)
+	if set.seen[key] {
+		return false
+	}
+	set.seen[key] = true
+	inst, err := t.instance(tau2, r, w)
+	if err != nil {
+		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): mutation instance: %v", err))
+		return true
+	}
+	// line 18
+	wit, ok, err := s.decide(s.ctx, inst)
+	if err != nil {
+		s.rec.Stop(explore.StopReason(s.ctx))
+		return true
+	}
+	s.rec.Extra("witness_queries", 1)
+	if !ok {
+		return false
+	}
+	if err := program.ValidateWitness(inst, wit); err != nil {
+		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a witness fails validation: %v", err))
+		return true
+	}
+	// lines 20-21
+	mrk2 := map[program.EventID]bool{}
+	for _, e := range tau2 {
+		if mrk[e] {
+			mrk2[e] = true
+		}
+	}
+	for _, e := range causesAfter {
+		if t.isRead(e) {
+			mrk2[e] = true
+		}
+	}
+	sigma := make(program.Schedule, len(wit))
+	for i, st := range wit {
+		sigma[i] = st.Event
+		if st.Flush {
+			sigma[i] = program.FlushOf(st.Event)
+		}
+	}
+	set.list = append(set.list, relaxedSched{tau: tau2, sigma: sigma, mrk: mrk2, head: r})
+	return false
+}
+
+// unsupportedRelaxed says why x is outside this slice, or "".
+func unsupportedRelaxed(x program.Execution) string {
+	if _, out := x.Done(); out.Kind == program.Blocked || out.Kind == program.Bounded {
+		return fmt.Sprintf("--algo rf under TSO/PSO does not handle %s executions yet (use --algo dfs)", out.Kind)
+	}
+	for t := 0; t < x.Threads(); t++ {
+		if e, st := x.Pending(program.ThreadID(t)); st == program.Waiting && e.Kind == program.Acquire {
+			// seed 002 Section 7's rule for blocked acquires (rfsmc.go,
+			// detect) is not carried over: the deadlock is reported, the
+			// classes behind it may be missed
+			return "--algo rf under TSO/PSO does not explore past an execution that ends with a thread waiting for a lock yet (use --algo dfs)"
+		}
+	}
+	for _, e := range x.Trace().Events {
+		switch {
+		case e.Kind == program.LockFail:
+			return "--algo rf under TSO/PSO does not handle failed trylocks yet (use --algo dfs)"
+		case e.Is(program.RMW) || e.Is(program.CAS):
+			return "--algo rf under TSO/PSO does not handle read-modify-writes and compare-and-swaps yet (use --algo dfs)"
+		}
+	}
+	return ""
+}
+
+func indexRelaxed(tr *program.Trace) *relaxedTrace {
+	x := program.NewTraceIndex(tr)
+	t := &relaxedTrace{tr: tr, pos: map[program.EventID]int32{}, src: map[program.EventID]int32{},
+		fork: map[program.ThreadID]program.EventID{}, ended: map[program.ThreadID]program.EventID{}}
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		if e.Kind == program.Flush {
+			continue
+		}
+		t.pos[e.ID()] = int32(i)
+		switch e.Kind {
+		case program.Read, program.Acquire:
+			t.src[e.ID()] = x.Src[i]
+		case program.Fork:
+			t.fork[program.ThreadID(e.Value)] = e.ID()
+		case program.End:
+			t.ended[e.Thread] = e.ID()
+		}
+	}
+	return t
+}
+
+func (t *relaxedTrace) isRead(id program.EventID) bool {
+	k := t.tr.Events[t.pos[id]].Kind
+	return k == program.Read || k == program.Acquire
+}
+
+// mutations lists the sources r may read from instead of its own (lines
+// 9-11): the writes (releases, for an acquire) of its location in σ̃ and
+// init; only the extension's writes if r is not in the extension.
+func (t *relaxedTrace) mutations(r program.EventID, rInExt bool, inExt map[program.EventID]bool) []int32 {
+	e := &t.tr.Events[t.pos[r]]
+	want := program.Write
+	if e.Kind == program.Acquire {
+		want = program.Release
+	}
+	var out []int32
+	if rInExt && t.src[r] != -1 {
+		out = append(out, -1)
+	}
+	for i := range t.tr.Events {
+		w := &t.tr.Events[i]
+		if w.Kind == want && w.Loc == e.Loc && int32(i) != t.src[r] && (rInExt || inExt[w.ID()]) {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
+// causalPast adds to past the thread events e ≤_P w: program order, fork
+// and join, and the sources of the reads (acquires) of other threads,
+// except r's (line 7).
+func (t *relaxedTrace) causalPast(w, r program.EventID, past map[program.EventID]bool) {
+	stack := []program.EventID{w}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if past[id] {
+			continue
+		}
+		past[id] = true
+		if id.Index > 0 {
+			stack = append(stack, program.EventID{Thread: id.Thread, Index: id.Index - 1})
+		} else if f, ok := t.fork[id.Thread]; ok {
+			stack = append(stack, f)
+		}
+		e := &t.tr.Events[t.pos[id]]
+		if e.Kind == program.Join {
+			if end, ok := t.ended[program.ThreadID(e.Value)]; ok {
+				stack = append(stack, end)
+			}
+		}
+		if s, ok := t.src[id]; ok && s >= 0 && id != r {
+			if se := &t.tr.Events[s]; se.Thread != id.Thread {
+				stack = append(stack, se.ID())
+			}
+		}
+	}
+}
+
+// instance is the consistency instance (X', RF') of the mutation: the
+// events of τ' and the memory-writes of their buffer-writes, each read
+// (acquire) of τ' with its σ̃ source, r with w.
+func (t *relaxedTrace) instance(tau2 []program.EventID, r program.EventID, w int32) (*program.Instance, error) {
+	in := map[program.EventID]bool{}
+	for _, id := range tau2 {
+		in[id] = true
+	}
+	sub := *t.tr
+	sub.Events = nil
+	for i := range t.tr.Events {
+		e := t.tr.Events[i]
+		id := e.ID()
+		if e.Kind == program.Flush {
+			id = id.Flushed()
+		}
+		if in[id] {
+			sub.Events = append(sub.Events, e)
+		}
+	}
+	inst, err := program.InstanceFromTrace(&sub, program.ReadsFrom)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range tau2 {
+		s, ok := t.sourceIn(id, r, w)
+		if !ok {
+			continue
+		}
+		i := inst.Dense(id)
+		src, val := program.InitSource, inst.InitValue(inst.Events[i].Loc)
+		if s >= 0 {
+			sid := t.tr.Events[s].ID()
+			if !in[sid] {
+				return nil, fmt.Errorf("source %v of %v is not in the mutation", sid, id)
+			}
+			src = inst.Dense(sid)
+			val = inst.Events[src].Value
+		}
+		inst.Sources[i] = []int32{src}
+		if inst.Events[i].Kind == program.Read {
+			inst.Events[i].Value = val
+		}
+	}
+	return inst, inst.Check()
+}
+
+// sourceIn returns the source of read (acquire) id in the mutation in
+// which r reads from w: its σ̃ source, w for r; false if id is no read.
+func (t *relaxedTrace) sourceIn(id, r program.EventID, w int32) (int32, bool) {
+	s, ok := t.src[id]
+	if id == r {
+		s = w
+	}
+	return s, ok
+}
+
+// prefixKey identifies a prefix of τ̃ (the key of schedules).
+func prefixKey(pre []program.EventID) string {
+	var b strings.Builder
+	for _, id := range pre {
+		fmt.Fprintf(&b, "%d:%d,", id.Thread, id.Index)
+	}
+	return b.String()
+}
+
+// mutationKey identifies (τ', RF') for line 17: by the event set of τ',
+// not its order. Two branches can reach the same mutation with the causes
+// in another order (account.c N=2 under TSO: T2's write before or after
+// T3's events); as sequences they were both new, and the class was
+// explored twice.
+func mutationKey(t *relaxedTrace, tau2 []program.EventID, r program.EventID, w int32) string {
+	var b strings.Builder
+	sorted := slices.Clone(tau2)
+	slices.SortFunc(sorted, func(a, b program.EventID) int {
+		if a.Thread != b.Thread {
+			return int(a.Thread) - int(b.Thread)
+		}
+		return int(a.Index) - int(b.Index)
+	})
+	tau2 = sorted
+	b.WriteString(prefixKey(tau2))
+	for _, id := range tau2 {
+		s, ok := t.sourceIn(id, r, w)
+		if !ok {
+			continue
+		}
+		src := "init"
+		if s >= 0 {
+			src = t.tr.Events[s].ID().String()
+		}
+		fmt.Fprintf(&b, "|%v<%s", id, src)
+	}
+	return b.String()
+}
