@@ -29,7 +29,7 @@ var Backends = []Backend{
 	{"explicit", "VerifySC and its search with optional events (seed 000 Algorithm 1)", false},
 	{"z3", "Z3 over order variables; the explicit deciders answer when it gives up (fallback_answers)", true},
 	{"both", "every query asked to Z3 and to the explicit deciders, answers compared and witnesses checked", true},
-	{"auto", "the explicit deciders up to AutoStates states a query, then Z3 (counted as z3_handoffs; without Z3 the explicit search goes on); the --decider default", false},
+	{"auto", fmt.Sprintf("the explicit deciders up to %d search states a query, then Z3 (counted as z3_handoffs; without Z3 the explicit search goes on); the --decider default", AutoStates), false},
 }
 
 // AutoStates is the state budget of an explicit witness query under
