@@ -226,7 +226,7 @@ func differential(t *testing.T, inst *program.Instance, st *stats) {
 
 // TestVerifySCStateBudget checks VerifySC.MaxStates, the budget of
 // --decider auto: a bounded query either answers as the unbounded one
-// does or gives up with ErrSCStates, which program.Fallback passes on
+// does or gives up with ErrStates, which program.Fallback passes on
 // (it wraps program.ErrUnknown); and some queries do give up.
 func TestVerifySCStateBudget(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -241,7 +241,7 @@ func TestVerifySCStateBudget(t *testing.T) {
 		}
 		_, got, err := program.CheckedDecide(context.Background(), &VerifySC{MaxStates: 4}, inst)
 		switch {
-		case err != nil && (!errors.Is(err, ErrSCStates) || !errors.Is(err, program.ErrUnknown)):
+		case err != nil && (!errors.Is(err, ErrStates) || !errors.Is(err, program.ErrUnknown)):
 			t.Fatalf("bounded: %v", err)
 		case err != nil:
 			gaveUp++

@@ -332,14 +332,12 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 			lb = newLockBuckets(tr, as, held)
 		}
 		for _, a := range as {
-			var bs []int32
 			if predict == nil {
 				cands = h.unorderedAfter(a, perThread, cands[:0])
 			} else {
-				cands = lb.after(a, cands[:0])
+				cands = lb.after(a, cands[:0]) // no pair sharing a mutex
 			}
-			bs = cands
-			for _, b := range bs {
+			for _, b := range cands {
 				if polls++; (predict != nil || polls%4096 == 0) && ctx.Err() != nil {
 					return false // with predict, every pair may ask a query
 				}
@@ -348,7 +346,7 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 					continue
 				}
 				unordered := !h.before(a, h.prevRow(b)) && !h.before(b, h.prevRow(a))
-				if !unordered && (predict == nil || shareLock(held[a], held[b])) {
+				if !unordered && predict == nil {
 					continue // checked before the key, which costs a string per pair
 				}
 				pk := posPair(ea.Pos, eb.Pos)
@@ -431,9 +429,23 @@ func newLockBuckets(tr *program.Trace, as []int32, held [][]program.Loc) *lockBu
 	var locks [][]program.Loc
 	var threads []program.ThreadID
 	var key []byte
-	for _, a := range as {
-		t := tr.Events[a].Thread
-		ls := slices.Clone(held[a])
+	// heldLocks shares one list among the events of a critical section,
+	// so the list's identity names the bucket without a key per access.
+	type list struct {
+		t     program.ThreadID
+		first *program.Loc
+		n     int
+	}
+	seen := map[list]int{}
+	bucket := func(t program.ThreadID, held []program.Loc) int {
+		l := list{t: t, n: len(held)}
+		if l.n > 0 {
+			l.first = &held[0]
+		}
+		if id, ok := seen[l]; ok {
+			return id
+		}
+		ls := slices.Clone(held)
 		slices.Sort(ls)
 		key = fmt.Appendf(key[:0], "%d:%v", t, ls)
 		id, ok := ids[string(key)]
@@ -444,6 +456,11 @@ func newLockBuckets(tr *program.Trace, as []int32, held [][]program.Loc) *lockBu
 			locks = append(locks, ls)
 			threads = append(threads, t)
 		}
+		seen[l] = id
+		return id
+	}
+	for _, a := range as {
+		id := bucket(tr.Events[a].Thread, held[a])
 		lb.of[a] = id
 		lb.members[id] = append(lb.members[id], a)
 	}

@@ -38,9 +38,10 @@ type Seeder struct {
 	MaxStates int
 }
 
-// ErrStates is the reason a query stopped at Seeder.MaxStates; it wraps
-// program.ErrUnknown.
-var ErrStates = fmt.Errorf("explicit seed: state budget exhausted: %w", program.ErrUnknown)
+// ErrStates is the reason a query stopped at Seeder.MaxStates or
+// VerifySC.MaxStates; it wraps program.ErrUnknown, so program.Fallback
+// asks its next decider.
+var ErrStates = fmt.Errorf("explicit: state budget exhausted: %w", program.ErrUnknown)
 
 // Name implements program.SeedDecider.
 func (Seeder) Name() string { return "explicit" }

@@ -30,7 +30,6 @@ package explicit
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"mcr/program"
@@ -43,15 +42,11 @@ type VerifySC struct {
 	NoClosure bool // no closure
 	NoGuide   bool // ignore Instance.Guide
 	// MaxStates bounds the witness states one query inserts (0: no
-	// bound); a query that would insert more gives up with ErrSCStates.
+	// bound); a query that would insert more gives up with ErrStates.
 	// The search is exponential in the number of threads (n^k lower
 	// sets): the budget lets a portfolio hand the hard queries to Z3.
 	MaxStates int
 }
-
-// ErrSCStates is the error of a VerifySC query stopped at MaxStates; it
-// wraps program.ErrUnknown, so program.Fallback asks its next decider.
-var ErrSCStates = fmt.Errorf("verifysc: state budget exhausted: %w", program.ErrUnknown)
 
 // Name implements program.Decider.
 func (d *VerifySC) Name() string { return "verifysc" }
@@ -199,7 +194,7 @@ func (s *scSearch) run() (program.Witness, bool, error) {
 			kb = key(kb, y.prefix, y.mem)
 			if !done[string(kb)] {
 				if s.opts.MaxStates > 0 && len(done) >= s.opts.MaxStates {
-					return nil, false, ErrSCStates
+					return nil, false, ErrStates
 				}
 				done[string(kb)] = true
 				stack = append(stack, y)
