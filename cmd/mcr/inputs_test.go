@@ -32,6 +32,11 @@ func TestInputsCLI(t *testing.T) {
 		{[]string{"check", tdIn + "uninit.c", "--schedule-out", usched}, exitFinding, "T0#0=42"},
 		{[]string{"check", tdIn + "uninit.c", "--algo", "dfs"}, exitFinding, "uninitialised locals are inputs"},
 		{[]string{"replay", tdIn + "uninit.c", "--schedule", usched}, exitFinding, "assertion `x == 0` failed"},
+		// address-taken: escaped to another thread (no branch on it), and
+		// read through a pointer into a branch
+		{[]string{"check", tdIn + "uninit_escaped.c"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", tdIn + "uninit_escaped_branch.c"}, exitFinding, "T0#0=7"},
+		{[]string{"check", tdIn + "uninit_escaped_branch.c", "--algo", "dfs"}, exitFinding, "T0#0=7"},
 	})
 	sf, err := program.ReadScheduleFile(sched)
 	if err != nil {

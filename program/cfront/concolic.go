@@ -451,12 +451,13 @@ func (p *Program) WithUndefInputs() *Program {
 	return &q
 }
 
-// undefInput returns th's next input for the declaration in, and its term.
-func (x *execution) undefInput(th *thread, in *instr) (int64, *sym.Term) {
+// undefInput returns th's next input for a declaration at pos of a local
+// whose type has input spec spec (undefSpec), and its term.
+func (x *execution) undefInput(th *thread, spec int64, pos program.Pos) (int64, *sym.Term) {
 	k := th.ninputs
 	th.ninputs++
-	v := &sym.Var{Thread: th.name, K: k, W: uint8(in.k & 0xff), Signed: in.k&(1<<8) != 0, Bool: in.k&(1<<9) != 0,
-		Type: fmt.Sprintf("uninitialised local at line %d", in.pos.Line)}
+	v := &sym.Var{Thread: th.name, K: k, W: uint8(spec & 0xff), Signed: spec&(1<<8) != 0, Bool: spec&(1<<9) != 0,
+		Type: fmt.Sprintf("uninitialised local at line %d", pos.Line)}
 	x.sym.path.Vars = append(x.sym.path.Vars, v)
 	return v.Norm(x.p.inputs[program.InputID{Thread: th.name, K: k}]), sym.NewVar(v)
 }

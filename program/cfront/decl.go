@@ -69,7 +69,9 @@ func (c *compiler) localDecl(d *cc.Declaration) {
 				c.emit(instr{op: opSetLocal, a: int32(lv.slot), w: 1, flag: fUndef, k: undefSpec(t), pos: toPos(idl)})
 			} else {
 				c.emit(instr{op: opAddrFrame, a: int32(lv.fv)})
-				c.emit(instr{op: opZero, k: t.Size(), flag: fUndef})
+				// a: the input spec of an address-taken integer scalar, which
+				// WithUndefInputs makes an input like a slot's (0: none)
+				c.emit(instr{op: opZero, k: t.Size(), flag: fUndef, a: int32(undefSpec(t)), pos: toPos(idl)})
 			}
 			continue
 		}

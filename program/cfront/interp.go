@@ -61,7 +61,7 @@ func (x *execution) run(th *thread) {
 			if in.flag&fUndef != 0 {
 				if in.w == 1 && in.k != 0 && x.p.undefInputs {
 					// an indeterminate value is an input (concolic.go)
-					v, t := x.undefInput(th, in)
+					v, t := x.undefInput(th, in.k, in.pos)
 					st[n-1] = v
 					th.setSlotTerm(i, t)
 					th.slotUndef(i, false)
@@ -291,9 +291,18 @@ func (x *execution) run(th *thread) {
 			th.effects++
 			clear(o.data[off : off+int(in.k)])
 			o.dropCells(off, int(in.k))
-			if in.flag&fUndef != 0 {
+			switch {
+			case in.flag&fUndef != 0 && in.a != 0 && x.p.undefInputs:
+				// an address-taken integer declared without initialiser
+				// starts with an input value, as a slot does (opSetLocal)
+				v, t := x.undefInput(th, int64(in.a), in.pos)
+				w := uint8(in.a & 0xff)
+				store(o.data[off:], w, v)
+				o.setCell(off, w, t)
+				o.writeObj(off, int(in.k))
+			case in.flag&fUndef != 0:
 				o.undefine(off, int(in.k))
-			} else {
+			default:
 				o.writeObj(off, int(in.k))
 			}
 			th.stack = st[:n-1]

@@ -44,7 +44,10 @@ func (x *execution) readObj(o *object, off, w int, pos program.Pos) {
 	for _, u := range o.undef[off : off+w] {
 		if u {
 			what := "uninitialised memory"
-			if o.name != "" {
+			if o.kind == kStack && o.typ != nil && undefSpec(o.typ) != 0 {
+				// an integer scalar: WithUndefInputs makes it an input
+				what = "an uninitialised local variable (" + o.name + ")"
+			} else if o.name != "" {
 				what = "uninitialised " + o.name
 			} else if o.kind == kHeap {
 				what = "malloc'd memory"
