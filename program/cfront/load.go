@@ -34,7 +34,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -85,7 +84,7 @@ var (
 
 func config() (*cc.Config, error) {
 	cfgOnce.Do(func() {
-		cfgBase, cfgErr = cc.NewConfig(runtime.GOOS, runtime.GOARCH)
+		cfgBase, cfgErr = hostConfig() // cc.NewConfig, cached (hostcc.go)
 		if cfgErr != nil {
 			cfgErr = fmt.Errorf("cannot configure the C parser (is gcc installed?): %v", cfgErr)
 		}
