@@ -26,6 +26,8 @@ type ScheduleFile struct {
 	// UndefInputs: uninitialised integer locals are inputs too (they
 	// count among a thread's inputs in execution order)
 	UndefInputs bool `json:"undef_inputs,omitempty"`
+	// RandInputs: rand() and random() are inputs (check --rand-inputs)
+	RandInputs bool `json:"rand_inputs,omitempty"`
 	// Model is the memory model the schedule runs under ("tso", "pso";
 	// empty: sc). Under TSO and PSO the steps include flushes.
 	Model string         `json:"mm,omitempty"`

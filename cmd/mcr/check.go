@@ -109,12 +109,14 @@ func defaultMaxMemory() string {
 type bounds struct {
 	maxEvents, maxThreads int
 	spurious, noSpinAwait bool
+	randInputs            bool
 }
 
 func addBoundFlags(fl *pflag.FlagSet, b *bounds) {
 	fl.IntVar(&b.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
 	fl.BoolVar(&b.noSpinAwait, "no-spin-await", false, "run spin loops (an empty loop whose condition only reads) as written; by default they run as an await of their exit condition, so that they have finitely many executions")
 	fl.BoolVar(&b.spurious, "spurious-wakeups", false, "let pthread_cond_wait return without a signal, as POSIX allows (off: a wait returns only after a signal, so that 'while (!ready) wait' loops do not spin)")
+	fl.BoolVar(&b.randInputs, "rand-inputs", false, "treat rand() and random() as inputs (every value in [0, RAND_MAX] explored, like __VERIFIER_nondet_int) and srand as a no-op; off, a run that calls rand ends incomplete")
 	fl.IntVar(&b.maxThreads, "max-threads", cfront.DefaultMaxThreads, "threads per execution, main included; a pthread_create beyond it ends the execution as bounded")
 }
 
@@ -127,7 +129,7 @@ func loadProgram(ctx context.Context, file string, defines, includes []string, b
 	if b.maxThreads <= 0 {
 		return nil, badInput(fmt.Errorf("--max-threads must be positive"))
 	}
-	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads, SpuriousWakeups: b.spurious, NoSpinAwait: b.noSpinAwait})
+	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads, SpuriousWakeups: b.spurious, NoSpinAwait: b.noSpinAwait, RandInputs: b.randInputs})
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -237,7 +239,7 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
-		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, Steps: fd.Steps}
+		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, RandInputs: f.bounds.randInputs, Steps: fd.Steps}
 		if cfg.Model != program.SC {
 			sf.Model = cfg.Model.String()
 		}

@@ -38,6 +38,15 @@ func TestInputsCLI(t *testing.T) {
 		{[]string{"check", tdIn + "uninit_escaped_branch.c"}, exitFinding, "T0#0=7"},
 		{[]string{"check", tdIn + "uninit_escaped_branch.c", "--algo", "dfs"}, exitFinding, "T0#0=7"},
 	})
+	// rand() is an input only when asked; the schedule file says so, and
+	// replay follows it without the flag
+	rsched := filepath.Join(t.TempDir(), "r.json")
+	runCLICases(t, []cliCase{
+		{[]string{"check", tdIn + "rand.c"}, exitIncomplete, "call to srand"},
+		{[]string{"check", tdIn + "rand.c", "--rand-inputs", "--schedule-out", rsched}, exitFinding, "data race"},
+		{[]string{"replay", tdIn + "rand.c", "--schedule", rsched}, exitFinding, "data race"},
+		{[]string{"check", tdIn + "rand.c", "--rand-inputs", "--algo", "dfs", "--keep-going"}, exitFinding, "input_vectors 3"},
+	})
 	sf, err := program.ReadScheduleFile(sched)
 	if err != nil {
 		t.Fatal(err)

@@ -40,6 +40,7 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 					defines = append(defines, k+"="+v)
 				}
 			}
+			bounds.randInputs = bounds.randInputs || sf.RandInputs
 			ctx, stop := runContext(0) // Ctrl-C ends an execution that never ends
 			defer stop()
 			p, err := loadProgram(ctx, args[0], defines, includes, bounds)

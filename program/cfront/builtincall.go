@@ -130,6 +130,39 @@ var builtinSpecs = map[string]bspec{
 	"__assert_fail":             {bVerifierAssert, 0, bkMsg},
 }
 
+// randCall compiles rand() or random() as an input of type int (long)
+// constrained to [0, RAND_MAX] by an assumption (glibc: RAND_MAX is
+// INT_MAX, so the constraint is v >= 0 for rand, v <= INT_MAX too for
+// random's long), and srand/srandom as no-ops: the seed only picks one of
+// the sequences, and every value is explored anyway.
+func (c *compiler) randCall(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
+	pos := toPos(x)
+	if name == "srand" || name == "srandom" {
+		c.needArgs(x, name, as, 1)
+		c.expr(as[0])
+		c.emit(instr{op: opPop})
+		c.emit(instr{op: opPush})
+		return
+	}
+	c.needArgs(x, name, as, 0)
+	c.p.hasInputs = true
+	w := uint8(x.Type().Size())
+	c.emit(instr{op: opPush, k: int64(c.str(x.Type().String() + " from " + name + "()"))})
+	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: fSigned, pos: pos})
+	c.emit(instr{op: opDup})
+	c.emit(instr{op: opPush})
+	c.emit(instr{op: opGe, flag: fSigned})
+	c.emit(instr{op: opBuiltin, a: bAssume, k: 1, pos: pos})
+	c.emit(instr{op: opPop})
+	if w > 4 {
+		c.emit(instr{op: opDup})
+		c.emit(instr{op: opPush, k: 1<<31 - 1})
+		c.emit(instr{op: opLe, flag: fSigned})
+		c.emit(instr{op: opBuiltin, a: bAssume, k: 1, pos: pos})
+		c.emit(instr{op: opPop})
+	}
+}
+
 // builtinCall compiles a call of a builtin; false if name is not one.
 // A program's own definition of a name wins over the builtin, except for
 // reach_error and __VERIFIER_error: calling them is the violation of
@@ -145,6 +178,12 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		return true
 	}
 	switch name {
+	case "rand", "random", "srand", "srandom":
+		if !c.randInputs {
+			return false // unmodelled: its execution ends there
+		}
+		c.randCall(x, name, as)
+		return true
 	case "pthread_create":
 		c.needArgs(x, name, as, 4)
 		c.expr(as[0]) // where the thread id goes

@@ -30,6 +30,7 @@ type compiler struct {
 	spurious    bool  // pthread_cond_wait may wake without a signal (condvar.go)
 	keys        int32 // the static counting pthread keys, -1 until needed (tls.go)
 	noSpinAwait bool  // compile spin loops as written (spin.go)
+	randInputs  bool  // rand() is an input (Options.RandInputs)
 	file        string
 	ast         *cc.AST
 	p           *Program

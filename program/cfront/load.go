@@ -62,6 +62,10 @@ type Options struct {
 	// SpuriousWakeups lets pthread_cond_wait return without a signal
 	// (condvar.go); off, a wait returns only after a signal.
 	SpuriousWakeups bool
+	// RandInputs makes rand() and random() inputs (values in [0, RAND_MAX],
+	// explored like __VERIFIER_nondet_int) and srand/srandom no-ops; off,
+	// a call of them ends its execution as unmodelled (issue 16).
+	RandInputs bool
 	// StepLimit bounds the instructions a thread runs between two events
 	// (an execution that exceeds it ends as bounded); 0 means 50 million.
 	StepLimit int
@@ -188,7 +192,7 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 		return nil, tidyError(err)
 	}
 	c := newCompiler(name, ast)
-	c.spurious, c.noSpinAwait = opts.SpuriousWakeups, opts.NoSpinAwait
+	c.spurious, c.noSpinAwait, c.randInputs = opts.SpuriousWakeups, opts.NoSpinAwait, opts.RandInputs
 	p, err = c.compile()
 	if err != nil {
 		return nil, err
