@@ -67,8 +67,9 @@ package explicit
 // the sequential search (parallel.Tree, rfsmc_parallel_rf.go), so that
 // counts and findings do not depend on the number of workers.
 //
-// Known limits: failed trylocks are not explored (noteTrylocks marks the
-// search incomplete); and an execution cut short by a failure while other
+// Known limits: the other outcome of a trylock is not explored (an
+// execution with one, successful or failed, marks the search incomplete:
+// noteTrylocks); and an execution cut short by a failure while other
 // threads could still read counts, for dfs, once per set of reads done
 // before the failure, while here the failing trace stands for its class
 // of complete traces: counts and outcomes differ there (the violation is

@@ -46,8 +46,8 @@ package explicit
 // class. The runs of inner calls, which stop at the first reads, are
 // counted as "replays". Races are read off the leaves: hb-unordered pairs
 // at once, hb-ordered ones by an explicit MCR race query (Seeder) on the
-// values of the trace, since a class fixes values, not sources. Failed
-// trylocks are not explored (noteTrylocks).
+// values of the trace, since a class fixes values, not sources. The other
+// outcome of a trylock is not explored (noteTrylocks: incomplete).
 //
 // With several workers, the children of one mutated read (one per value
 // group) run in parallel and are committed in order (parallel.Tree, see
@@ -271,7 +271,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	if s.learnCASArgs(x, guide, mutate) {
 		x = nil // it ran on
 	}
-	plain := guide[:0:0] // σ̃ without RMW write halves, as witnesses are
+	plain := make(program.Schedule, 0, len(guide)) // σ̃ without RMW write halves, as witnesses are
 	for i := range tr.Events {
 		if !tr.Events[i].Is(program.RMWWrite) {
 			plain = append(plain, tr.Events[i].ID())
@@ -588,6 +588,7 @@ type singleWriters struct {
 	good    map[program.EventID][]program.EventID
 	clock   [][]int32 // per thread: events of each thread before its next one
 	seen    int       // events of the trace added
+	k       int       // threads of the trace: the width rows are allocated at
 }
 
 // newSingleWriters follows a trace whose reads and acquires have the good
@@ -595,6 +596,20 @@ type singleWriters struct {
 func newSingleWriters(good map[program.EventID][]program.EventID) *singleWriters {
 	return &singleWriters{ordered: map[program.Loc]bool{}, maxW: map[program.Loc][]int32{},
 		last: map[program.Loc]program.EventID{}, rel: map[program.EventID][]int32{}, good: good}
+}
+
+// widen returns c extended with zeros to length n, allocating at most once
+// for the trace's threads (sw.k): rows grew one thread at a time before.
+func (sw *singleWriters) widen(c []int32, n int) []int32 {
+	if len(c) >= n {
+		return c
+	}
+	if cap(c) < n {
+		d := make([]int32, len(c), max(n, sw.k))
+		copy(d, c)
+		c = d
+	}
+	return c[:n]
 }
 
 func (sw *singleWriters) clockOf(t program.ThreadID) []int32 {
@@ -606,10 +621,7 @@ func (sw *singleWriters) clockOf(t program.ThreadID) []int32 {
 
 // join makes thread t's clock at least c.
 func (sw *singleWriters) join(t program.ThreadID, c []int32) {
-	own := sw.clockOf(t)
-	for len(own) < len(c) {
-		own = append(own, 0)
-	}
+	own := sw.widen(sw.clockOf(t), len(c))
 	for u, n := range c {
 		own[u] = max(own[u], n)
 	}
@@ -617,6 +629,7 @@ func (sw *singleWriters) join(t program.ThreadID, c []int32) {
 }
 
 func (sw *singleWriters) add(tr *program.Trace) {
+	sw.k = max(sw.k, len(tr.Threads))
 	for ; sw.seen < len(tr.Events); sw.seen++ {
 		e := &tr.Events[sw.seen]
 		if e.Kind == program.Acquire {
@@ -625,10 +638,7 @@ func (sw *singleWriters) add(tr *program.Trace) {
 			}
 		}
 		sw.join(e.Thread, nil)
-		c := sw.clock[e.Thread]
-		for len(c) <= int(e.Thread) {
-			c = append(c, 0)
-		}
+		c := sw.widen(sw.clock[e.Thread], int(e.Thread)+1)
 		c[e.Thread] = e.Index + 1
 		sw.clock[e.Thread] = c
 		switch e.Kind {
@@ -649,9 +659,7 @@ func (sw *singleWriters) add(tr *program.Trace) {
 					break
 				}
 			}
-			for len(mw) <= int(e.Thread) {
-				mw = append(mw, 0)
-			}
+			mw = sw.widen(mw, int(e.Thread)+1)
 			mw[e.Thread] = e.Index + 1
 			sw.maxW[e.Loc] = mw
 			sw.ordered[e.Loc] = ordered // the earlier writes are hidden by this one

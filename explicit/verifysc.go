@@ -319,7 +319,11 @@ func (s *scSearch) noRemainingReader(w, l int32, prefix []int32) bool {
 
 func (s *scSearch) apply(x *scState, e int32) *scState {
 	v := s.v
-	y := &scState{prefix: slices.Clone(x.prefix), mem: slices.Clone(x.mem)}
+	// prefix and memory in one allocation
+	buf := make([]int32, len(x.prefix)+len(x.mem))
+	k := copy(buf, x.prefix)
+	copy(buf[k:], x.mem)
+	y := &scState{prefix: buf[:k:k], mem: buf[k:]}
 	y.node = s.tr.add(x.node, e, false)
 	t, l := v.th[e], v.loc[e]
 	y.prefix[t]++

@@ -29,7 +29,7 @@ var Backends = []Backend{
 	{"explicit", "VerifySC and its search with optional events (seed 000 Algorithm 1)", false},
 	{"z3", "Z3 over order variables; the explicit deciders answer when it gives up (fallback_answers)", true},
 	{"both", "every query asked to Z3 and to the explicit deciders, answers compared and witnesses checked", true},
-	{"auto", fmt.Sprintf("the explicit deciders up to %d search states a query, then Z3 (counted as z3_handoffs; without Z3 the explicit search goes on); the --decider default", AutoStates), false},
+	{"auto", fmt.Sprintf("the explicit deciders up to %d search states a query (witness and race queries), then Z3 (counted as z3_handoffs; without Z3 the explicit search goes on); the --decider default", AutoStates), false},
 }
 
 // AutoStates is the state budget of an explicit witness query under
@@ -118,6 +118,16 @@ func runMCR(ctx context.Context, p program.Program, opts explore.Options, cfg ex
 		// built) the explicit search answers it without a budget.
 		z3OrExplicit := program.Fallback[*program.Instance, program.InstanceAnswer]{A: z, B: &explicit.VerifySC{}, Used: &fellBack}
 		o.Decider = program.Fallback[*program.Instance, program.InstanceAnswer]{A: &explicit.VerifySC{MaxStates: AutoStates}, B: z3OrExplicit, Used: &handoffs}
+		// The race queries of the leaves likewise: the explicit seed
+		// search within the budget, then Z3, then the explicit search
+		// without one (a long leaf's race query alone took seconds).
+		o.NewRaceDecider = func() (program.SeedDecider, error) {
+			var rest program.SeedDecider = explicit.Seeder{}
+			if z, err := encode.NewZ3Seeder(cfg.QueryTimeout); err == nil {
+				rest = program.Fallback[program.SeedQuery, program.SeedAnswer]{A: z, B: explicit.Seeder{}, Used: &fellBack}
+			}
+			return program.Fallback[program.SeedQuery, program.SeedAnswer]{A: explicit.Seeder{MaxStates: AutoStates}, B: rest, Used: &handoffs}, nil
+		}
 	}
 	d := newDumper(cfg.DumpDir)
 	if d != nil {

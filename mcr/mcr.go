@@ -348,6 +348,13 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 			if e.rec.Execution(n.x) {
 				return nil, true
 			}
+			// Seed queries read lock events as in the trace; the other
+			// outcome of a trylock is never asked for (a successful one
+			// that could fail was missed while the search said complete).
+			if explore.HasTrylock(tr) {
+				e.rec.Extra("trylocks", 1)
+				e.rec.Stop(explore.TrylocksNotExplored)
+			}
 			// Threads left waiting for a lock that is never released:
 			// run them first (see lockSeeds).
 			// Such a child has no read-value map, so nothing keeps its

@@ -104,6 +104,9 @@ const (
 	Deref
 	// CAS marks the read of a compare-and-swap (successful or not).
 	CAS
+	// Try marks the Acquire of a successful trylock (pthread_mutex_trylock);
+	// a failed one is a LockFail event.
+	Try
 )
 
 // Event is one access to shared state by one thread.

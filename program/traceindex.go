@@ -68,9 +68,21 @@ func NewTraceIndex(t *Trace) *TraceIndex {
 			k = th + 1
 		}
 	}
-	x := &TraceIndex{T: t, K: k, At: make([][]int32, k), Fork: make([]int32, k), Src: make([]int32, len(t.Events))}
+	// One allocation for the fork positions and every thread's At, whose
+	// lengths are counted first (appending per event was most of the
+	// allocations an SMC call made, issue 17).
+	ints := make([]int32, 2*k+2*len(t.Events))
+	fork, count := ints[:k:k], ints[k:2*k]
+	for i := range t.Events {
+		if e := &t.Events[i]; e.Kind != Flush {
+			count[e.Thread]++
+		}
+	}
+	x := &TraceIndex{T: t, K: k, At: make([][]int32, k), Fork: fork, Src: ints[2*k+len(t.Events):]}
+	at := ints[2*k : 2*k+len(t.Events)]
 	for th := range x.Fork {
 		x.Fork[th] = -1
+		x.At[th], at = at[:0:count[th]], at[count[th]:]
 	}
 	// The last write per location and release per lock: two maps with
 	// integer keys (a struct key costs a generic hash per event).

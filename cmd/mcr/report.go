@@ -48,23 +48,31 @@ func printReport(w io.Writer, p program.Program, file string, defines []string, 
 	switch {
 	case len(res.Findings) > 0 && !s.Complete && s.Stopped == "finding":
 		fmt.Fprintf(w, "result: %d finding(s); stopped at the first (use --keep-going for all)\n", len(res.Findings))
+	case len(res.Findings) > 0 && !s.Complete:
+		// there may be more: say why, as without a finding
+		fmt.Fprintf(w, "result: %d finding(s), but the search is incomplete: %s\n", len(res.Findings), incompleteReason(&s))
 	case len(res.Findings) > 0:
 		fmt.Fprintf(w, "result: %d finding(s)\n", len(res.Findings))
 	case !s.Complete:
-		why := s.Stopped
-		if why == "" && s.Unmodelled != "" {
-			why = "not every value explored: " + s.Unmodelled
-		}
-		if why == "" {
-			why = "bounded executions (raise --max-events)"
-			if s.BoundedBy != "" && !strings.Contains(s.BoundedBy, "event bound") {
-				why = "bounded executions: " + s.BoundedBy // a tool limit: --max-events would not help
-			}
-		}
-		fmt.Fprintf(w, "result: no finding, but the search is incomplete: %s\n", why)
+		fmt.Fprintf(w, "result: no finding, but the search is incomplete: %s\n", incompleteReason(&s))
 	default:
 		fmt.Fprintln(w, "result: no finding (search complete)")
 	}
+}
+
+// incompleteReason says why an incomplete search is incomplete.
+func incompleteReason(s *explore.Stats) string {
+	why := s.Stopped
+	if why == "" && s.Unmodelled != "" {
+		why = "not every value explored: " + s.Unmodelled
+	}
+	if why == "" {
+		why = "bounded executions (raise --max-events)"
+		if s.BoundedBy != "" && !strings.Contains(s.BoundedBy, "event bound") {
+			why = "bounded executions: " + s.BoundedBy // a tool limit: --max-events would not help
+		}
+	}
+	return why
 }
 
 func defineText(defines []string) string {

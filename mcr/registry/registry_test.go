@@ -122,3 +122,34 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, inc, 0); pthread_create(&
 		}
 	}
 }
+
+// TestTrylockOutcomes: a trylock that succeeds in the first execution but
+// can fail in another (testdata/c/trylock_may_fail.c). dfs finds the
+// assertion behind the failure; every other algorithm finds it too or
+// says that trylocks left its search incomplete, never "complete" without
+// it (rvf and mcr did, before session 10).
+func TestTrylockOutcomes(t *testing.T) {
+	p, err := cfront.Load("../../testdata/c/trylock_may_fail.c", cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
+	if !d.Stats.Complete || len(d.Findings) != 1 || d.Findings[0].Kind != explore.KindAssertion {
+		t.Fatalf("dfs: %d findings, complete %v", len(d.Findings), d.Stats.Complete)
+	}
+	for _, a := range registry.Algorithms() {
+		if a.Run == nil || a.Name == "dfs" {
+			continue
+		}
+		res := a.Run(context.Background(), p, explore.Options{KeepGoing: true}, explore.Config{Workers: 2})
+		if refused(a, res) {
+			continue
+		}
+		if res.Stats.Complete && len(res.Findings) == 0 {
+			t.Errorf("%s: complete without the assertion behind the failed trylock", a.Name)
+		}
+		if !res.Stats.Complete && !strings.Contains(res.Stats.Stopped, "trylock") {
+			t.Errorf("%s: incomplete for another reason: %s", a.Name, res.Stats.Stopped)
+		}
+	}
+}

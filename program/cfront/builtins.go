@@ -58,7 +58,11 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		if errno := x.mutexError(th, args[0], true); errno != 0 {
 			return result(errno)
 		}
-		x.stop(th, program.Acquire, 0, program.Loc(args[0]), 0)
+		var f program.Flags
+		if in.a == bTryLock {
+			f = program.Try
+		}
+		x.stop(th, program.Acquire, f, program.Loc(args[0]), 0)
 		return true
 	case bUnlock:
 		if errno := x.mutexError(th, args[0], false); errno != 0 {
@@ -293,7 +297,7 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 			return
 		}
 		x.locks[e.Loc] = th.id
-		x.emit(th, program.Acquire, 0, e.Loc, 0, e.Pos)
+		x.emit(th, program.Acquire, e.Flags, e.Loc, 0, e.Pos) // Try for a trylock
 		if in.a == bAtomicBegin {
 			th.atomicN = 1
 		}

@@ -173,6 +173,12 @@ func (c *compiler) compile() (p *Program, err error) {
 	}
 	c.threadLocals()
 	c.runInit(initFn)
+	c.p.funcObjs = funcObjects(c.p.statics)
+	for _, o := range c.p.funcObjs {
+		if o != nil {
+			c.p.nfuncs++
+		}
+	}
 	return c.p, nil
 }
 
@@ -184,9 +190,9 @@ func (c *compiler) runInit(initFn *function) {
 		return
 	}
 	x := &execution{p: p, locks: map[program.Loc]program.ThreadID{}, imaging: true}
-	x.statics = make([]object, len(p.statics))
+	x.statics = make([]*object, len(p.statics))
 	for i, s := range p.statics {
-		x.statics[i] = object{data: s.data, kind: s.kind, fn: s.fn}
+		x.statics[i] = &object{data: s.data, kind: s.kind, fn: s.fn}
 	}
 	th := &thread{id: 0, name: "0", begun: true}
 	x.addThread(th)

@@ -15,10 +15,14 @@ import (
 // (concurrently from several goroutines: executions share only the
 // read-only code and the interning tables, which are locked).
 type Program struct {
-	file       string
-	code       []instr
-	funcs      []*function
-	statics    []*static
+	file    string
+	code    []instr
+	funcs   []*function
+	statics []*static
+	// funcObjs holds, by static id, the objects of functions, which every
+	// execution shares (nil for the other statics); nfuncs counts them
+	funcObjs   []*object
+	nfuncs     int
 	strs       []string
 	mainFn     *function
 	mainArgs   []int64 // argc, argv
@@ -231,4 +235,21 @@ func scalarAt(t cc.Type, off int64) (uint8, bool) {
 		return 0, false
 	}
 	return uint8(t.Size()), cc.IsSignedInteger(t)
+}
+
+// funcObjects returns the objects of the function statics, by static id
+// (nil for the others). Executions share them: an access to a function's
+// object as data fails in resolve before it touches the object, and free
+// refuses it, so no execution changes one. A program declares hundreds of
+// functions (every prototype of the system headers), and copying their
+// objects was most of the memory a run of a small program allocated per
+// execution (issue 17).
+func funcObjects(statics []*static) []*object {
+	objs := make([]*object, len(statics))
+	for i, s := range statics {
+		if s.kind == kFunc {
+			objs[i] = &object{data: s.data, kind: kFunc, fn: s.fn}
+		}
+	}
+	return objs
 }

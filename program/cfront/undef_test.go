@@ -27,7 +27,7 @@ func TestIndeterminateReads(t *testing.T) {
 		{"int *p = malloc(8); p[0] = 1; return p[1];", "malloc'd memory"},
 		{"int *p = calloc(2, 4); return p[1];", ""},
 		{"int v; int *q = &v; __atomic_store_n(q, 4, 5); return v;", ""},
-		{"int v; int *q = &v; return __atomic_load_n(q, 5);", "uninitialised main.v"},
+		{"int v; int *q = &v; return __atomic_load_n(q, 5);", "an uninitialised local variable (main.v)"},
 		{"int s = 0; for (int i = 0; i < 3; i++) { int t; t = i; s += t; } return s;", ""},
 		{"int s = 0; for (int i = 0; i < 3; i++) { int t; if (i == 0) t = 1; s += t; } return s;", "uninitialised local variable"},
 	}

@@ -3,6 +3,7 @@ package cfront
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mcr/program"
@@ -127,7 +128,7 @@ type thread struct {
 
 type execution struct {
 	p       *Program
-	statics []object
+	statics []*object // by static id; function objects shared (funcObjects)
 	dyn     [][]*object
 	threads []*thread
 	trace   program.Trace
@@ -183,14 +184,22 @@ func (p *Program) Start() program.Execution {
 	if p.hasInputs {
 		x.sym = &symState{}
 	}
-	x.statics = make([]object, len(p.statics))
+	// Function objects are shared by every execution (funcObjects); the
+	// others are the execution's own, allocated together.
+	x.statics = slices.Clone(p.funcObjs)
+	own := make([]object, len(p.statics)-p.nfuncs)
 	for i, s := range p.statics {
-		o := &x.statics[i]
-		o.kind, o.fn, o.shared = s.kind, s.fn, s.kind == kGlobal && !s.tls
+		if s.kind == kFunc {
+			continue
+		}
+		o := &own[0]
+		own = own[1:]
+		x.statics[i] = o
+		o.kind, o.shared = s.kind, s.kind == kGlobal && !s.tls
 		if s.kind == kGlobal {
 			o.data = append([]byte(nil), s.data...)
 		} else {
-			o.data = s.data // read-only (strings, functions)
+			o.data = s.data // read-only (strings)
 		}
 	}
 	x.trace.File = p.file
@@ -449,7 +458,7 @@ func (x *execution) resolve(th *thread, p int64, w int) (*object, int) {
 func (x *execution) object(id uint32) *object {
 	if id&dynBit == 0 {
 		if int(id) < len(x.statics) {
-			return &x.statics[id]
+			return x.statics[id]
 		}
 		return nil
 	}

@@ -26,6 +26,24 @@ const (
 	KindRuntimeError    = "runtime-error"
 )
 
+// TrylocksNotExplored is the reason an SMC explorer's search is incomplete
+// when an execution has a trylock: its instances model a lock as acquired
+// only after a release, so they have no place for a trylock that fails (it
+// reads a held lock), and the other outcome of a trylock, failing where it
+// succeeded or succeeding where it failed, is never asked for. --algo dfs
+// explores both.
+const TrylocksNotExplored = "trylocks: their other outcome (fail or succeed) is not explored; use --algo dfs"
+
+// HasTrylock reports whether tr has a trylock, successful or failed.
+func HasTrylock(tr *program.Trace) bool {
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind == program.LockFail || e.Kind == program.Acquire && e.Is(program.Try) {
+			return true
+		}
+	}
+	return false
+}
+
 // Location is a source position of a finding.
 type Location struct {
 	File string `json:"file"`
