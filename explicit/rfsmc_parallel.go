@@ -192,6 +192,9 @@ func (c *smcCtx) Execution(x program.Execution) bool {
 
 func (c *smcCtx) Finding(f explore.Finding, threads []program.Thread, raceKey string) bool {
 	if !c.Reports(f.Kind) {
+		if k := explore.UnreportedKey(f.Kind); k != "" {
+			c.Extra(k, 1) // svcomp.Decide: no TRUE after undefined behaviour
+		}
 		return false // neither counts nor stops the search (explore.Options.Kinds)
 	}
 	return c.finding(smcEntry{finding: &f, threads: threads, raceKey: raceKey})

@@ -255,6 +255,8 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 		return &exitError{code: exitFinding}
 	case !res.Stats.Complete || val != nil && !val.Complete || f.validate && val == nil:
 		return &exitError{code: exitIncomplete}
+	case sv.unknown():
+		return &exitError{code: exitIncomplete} // a complete search that proves nothing (svcomp.Decide)
 	}
 	return nil
 }

@@ -252,3 +252,9 @@ func worstExit(errs []error) error {
 	}
 	return worst
 }
+
+// unknown reports whether the run decided its property as UNKNOWN (a
+// complete search can prove nothing: svcomp.Decide); false without one.
+func (sv *svRun) unknown() bool {
+	return sv != nil && sv.verdict != nil && sv.verdict.Result == svcomp.Unknown
+}

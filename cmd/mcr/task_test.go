@@ -42,6 +42,12 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "assert_hides_race.yml", "--algo", "rf"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
 		{[]string{"check", tasks + "assert_hides_race.yml", "--algo", "mcr-seeds"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
 		{[]string{"check", tasks + "assert_hides_race.yml", "--algo", "dfs"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
+		// undefined behaviour stops a thread: what follows is not explored,
+		// so no TRUE (every algorithm counts the unreported runtime error)
+		{[]string{"check", tasks + "ub_hides_error.yml"}, exitIncomplete, "UNKNOWN (an execution ended in a runtime error"},
+		{[]string{"check", tasks + "ub_hides_error.yml", "--algo", "rf"}, exitIncomplete, "UNKNOWN (an execution ended in a runtime error"},
+		{[]string{"check", tasks + "ub_hides_error.yml", "--algo", "dfs"}, exitIncomplete, "UNKNOWN (an execution ended in a runtime error"},
+		{[]string{"check", tasks + "ub_hides_error.yml", "--algo", "mcr-seeds"}, exitIncomplete, "UNKNOWN (an execution ended in a runtime error"},
 		// an incomplete search is UNKNOWN, never TRUE
 		{[]string{"check", tasks + "locked_counter.yml", "--max-events", "3", "--property", "unreach-call"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (search incomplete: bounded executions"},
 		// a plain C file with --property: a file or a name

@@ -156,6 +156,18 @@ type Options struct {
 	Validate bool
 }
 
+// UnreportedKey names the Stats.Extra counter of the executions whose
+// failure of kind was not reported because Options.Kinds left it out:
+// runtime errors and null dereferences, after which C's behaviour is
+// undefined, so a search for another property saw only a part of what the
+// program can do ("" for the other kinds, after which nothing is lost).
+func UnreportedKey(kind string) string {
+	if kind == KindRuntimeError || kind == KindNullDereference {
+		return "unreported_" + kind
+	}
+	return ""
+}
+
 // Reports reports whether findings of kind are wanted (Kinds).
 func (o *Options) Reports(kind string) bool {
 	return len(o.Kinds) == 0 || slices.Contains(o.Kinds, kind)
@@ -277,6 +289,9 @@ func (r *Recorder) Record(s Summary) {
 // is set already.
 func (r *Recorder) Finding(f Finding, threads []program.Thread) bool {
 	if !r.opts.Reports(f.Kind) {
+		if k := UnreportedKey(f.Kind); k != "" {
+			r.Extra(k, 1)
+		}
 		return false
 	}
 	k := f.Key()

@@ -78,6 +78,12 @@ func Decide(p Property, prog program.Program, res *explore.Result) *Verdict {
 	switch s := res.Stats; {
 	case replayErr != nil:
 		return Unsure(p, "the "+p.Kind+" finding does not replay: "+replayErr.Error())
+	case s.Complete && s.Extra[explore.UnreportedKey(explore.KindRuntimeError)]+s.Extra[explore.UnreportedKey(explore.KindNullDereference)] > 0:
+		// A thread stops at a runtime error, where C's behaviour is
+		// undefined: what the program does after it was not explored, so
+		// the property is not proven (and a front-end error would
+		// otherwise become a silent TRUE).
+		return Unsure(p, "an execution ended in a runtime error (undefined behaviour), after which the program was not explored; mcr check without the task file reports it")
 	case s.Complete:
 		return &Verdict{Property: p.Name, Result: True}
 	case s.Stopped != "":
