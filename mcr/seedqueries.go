@@ -50,6 +50,9 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 		}
 	}
 	// seeds: every read outside the map, every new value on its location
+	held := locksets(tr)
+	seals := lockSeals(tr, held)
+	shadowed := lockShadowed(tr, held)
 	for r := range ev {
 		r32 := int32(r)
 		if ev[r].Kind != program.Read || isFixed[r] {
@@ -76,7 +79,7 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 		if ctx.Err() != nil { // per read: newValues is O(visible writes)
 			return qs, duplicates // cut: the caller sees ctx and stops
 		}
-		vs := newValues(tr, m, r32)
+		vs := newValues(tr, m, r32, held, seals[r], shadowed)
 		if len(vs) == 0 {
 			continue // most reads of a long run: nothing to flip, no causal past to key
 		}
@@ -153,8 +156,10 @@ func visibleTo(m *encode.MCM, r int32, f func(w int32)) (initVisible bool) {
 
 // newValues lists, in increasing order, the values other than r's own that
 // the writes visible to r (program.VisibleWrites) or a visible initial
-// value provide.
-func newValues(tr *program.Trace, m *encode.MCM, r int32) []int64 {
+// value provide, leaving out the writes of other threads made under a lock
+// of seals (r's lockSeals; held is locksets(tr)) and those shadowed
+// (lockShadowed) under a lock r holds.
+func newValues(tr *program.Trace, m *encode.MCM, r int32, held [][]program.Loc, seals []program.Loc, shadowed [][]program.Loc) []int64 {
 	ev := tr.Events
 	seen := map[int64]bool{ev[r].Value: true}
 	var vs []int64
@@ -168,7 +173,12 @@ func newValues(tr *program.Trace, m *encode.MCM, r int32) []int64 {
 	// another in must-happen-before order can never be read. Without this
 	// a thread that writes x n times made O(n) seeds for each of its n
 	// reads (issue 13: a 2,000-iteration loop ran out of memory).
-	if visibleTo(m, r, func(w int32) { add(ev[w].Value) }) {
+	if visibleTo(m, r, func(w int32) {
+		if ev[w].Thread != ev[r].Thread && (commonLock(seals, held[w]) || commonLock(held[r], shadowed[w])) {
+			return // hidden by a write of a critical section (lockSeals, lockShadowed)
+		}
+		add(ev[w].Value)
+	}) {
 		add(tr.InitValue(ev[r].Loc))
 	}
 	sort.Slice(vs, func(a, b int) bool { return vs[a] < vs[b] })
@@ -235,6 +245,96 @@ func locksets(tr *program.Trace) [][]program.Loc {
 				}
 			}
 			cur[e.Thread] = rest
+		}
+	}
+	return out
+}
+
+// lockSeals returns, for each read of tr, the locks that seal it: locks its
+// thread holds since an acquire after which it wrote the read's location,
+// before the read (nil for the other events). Such a read r cannot read a
+// write w another thread made holding one of them L, in any execution in
+// which both keep their causal pasts (as a seed's witness does): the two
+// critical sections of L exclude each other and r's lasts until r, so w
+// comes before r's acquire and r's own write hides it. Without this every
+// read of a long critical section made a seed per other section's value
+// (issue 17: 1,000 increments under one mutex in two threads timed out).
+func lockSeals(tr *program.Trace, held [][]program.Loc) [][]program.Loc {
+	type tl struct {
+		t program.ThreadID
+		l program.Loc
+	}
+	acquired := map[tl]int32{}  // the thread's current acquire of the lock
+	lastWrite := map[tl]int32{} // the thread's last write of the location
+	out := make([][]program.Loc, len(tr.Events))
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		switch {
+		case e.Kind == program.Acquire:
+			acquired[tl{e.Thread, e.Loc}] = int32(i)
+		case e.Kind == program.Write:
+			lastWrite[tl{e.Thread, e.Loc}] = int32(i)
+		case e.Kind == program.Read:
+			w, ok := lastWrite[tl{e.Thread, e.Loc}]
+			if !ok {
+				continue
+			}
+			for _, l := range held[i] {
+				if a, ok := acquired[tl{e.Thread, l}]; ok && a < w {
+					out[i] = append(out[i], l)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// lockShadowed returns, for each write w of tr, the locks L under which it
+// is shadowed: its thread writes w's location again later in the same
+// critical section of L, which tr closes (nil for the other events). A read
+// r of another thread holding L cannot read w in the maximal causal model
+// of tr: r's section and w's exclude each other and r's lasts until r, so
+// w's section ends before r's begins, and its release brings the later
+// write (with its causal past) in between. Without this the first read of
+// a critical section made a seed for every intermediate value of another
+// section (issue 17).
+func lockShadowed(tr *program.Trace, held [][]program.Loc) [][]program.Loc {
+	type key struct {
+		t program.ThreadID
+		l program.Loc
+	}
+	type tll struct {
+		t    program.ThreadID
+		lock program.Loc
+		loc  program.Loc
+	}
+	last := map[tll]int32{}    // the section's last write of the location
+	pending := map[key][]tll{} // locations written in the thread's open section
+	marks := map[key][]int32{} // writes shadowed if the section closes
+	out := make([][]program.Loc, len(tr.Events))
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		switch e.Kind {
+		case program.Write:
+			for _, l := range held[i] {
+				k := tll{e.Thread, l, e.Loc}
+				if w, ok := last[k]; ok {
+					marks[key{e.Thread, l}] = append(marks[key{e.Thread, l}], w)
+				} else {
+					pending[key{e.Thread, l}] = append(pending[key{e.Thread, l}], k)
+				}
+				last[k] = int32(i)
+			}
+		case program.Release:
+			k := key{e.Thread, e.Loc}
+			for _, w := range marks[k] {
+				out[w] = append(out[w], e.Loc)
+			}
+			for _, x := range pending[k] {
+				delete(last, x)
+			}
+			delete(marks, k)
+			delete(pending, k)
 		}
 	}
 	return out
