@@ -115,7 +115,7 @@ type bounds struct {
 func addBoundFlags(fl *pflag.FlagSet, b *bounds) {
 	fl.IntVar(&b.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
 	fl.BoolVar(&b.noSpinAwait, "no-spin-await", false, "run spin loops (an empty loop whose condition only reads) as written; by default they run as an await of their exit condition, so that they have finitely many executions")
-	fl.BoolVar(&b.spurious, "spurious-wakeups", false, "let pthread_cond_wait return without a signal, as POSIX allows (off: a wait returns only after a signal, so that 'while (!ready) wait' loops do not spin)")
+	fl.BoolVar(&b.spurious, "spurious-wakeups", false, "let pthread_cond_wait return without a signal, as POSIX allows (on by default for SV-COMP tasks and --property; off: a wait returns only after a signal, and a lost wake-up is reported as a deadlock)")
 	fl.BoolVar(&b.randInputs, "rand-inputs", false, "treat rand() and random() as inputs (every value in [0, RAND_MAX] explored, like __VERIFIER_nondet_int) and srand as a no-op; off, a run that calls rand ends incomplete")
 	fl.IntVar(&b.maxThreads, "max-threads", cfront.DefaultMaxThreads, "threads per execution, main included; a pthread_create beyond it ends the execution as bounded")
 }
@@ -139,6 +139,12 @@ func loadProgram(ctx context.Context, file string, defines, includes []string, b
 
 func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 	if f.property != "" || f.witness != "" || isTaskFile(file) {
+		// A verdict needs every POSIX behaviour: pthread_cond_wait may
+		// return without a signal (a task that trusts one wait got a
+		// wrong TRUE); the waiting loops it makes are idle (idle.go).
+		if !cmd.Flags().Changed("spurious-wakeups") {
+			f.bounds.spurious = true
+		}
 		return runTask(cmd, file, f)
 	}
 	return checkProgram(cmd, file, f, nil)

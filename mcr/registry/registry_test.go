@@ -153,3 +153,33 @@ func TestTrylockOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// TestSpuriousWakeups: with spurious wake-ups the waiting loop's idle
+// iterations (a lock and an unlock, reads) stop their thread, so every
+// algorithm finishes and reaches dfs's outcomes and findings; a waiter
+// that trusts one wait fails only through a spurious wake-up.
+func TestSpuriousWakeups(t *testing.T) {
+	for _, trust := range []string{"0", "1"} {
+		p, err := cfront.Load("../../testdata/c/condvar_spurious.c", cfront.Options{SpuriousWakeups: true, Defines: []string{"TRUST=" + trust}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := explore.DFS(context.Background(), p, explore.Options{KeepGoing: true})
+		if !d.Stats.Complete || (len(d.Findings) > 0) != (trust == "1") {
+			t.Fatalf("TRUST=%s: dfs: %d findings, complete %v (%s)", trust, len(d.Findings), d.Stats.Complete, d.Stats.Stopped)
+		}
+		for _, a := range registry.Algorithms() {
+			if a.Run == nil {
+				continue
+			}
+			got := explore.NewReached()
+			res := a.Run(context.Background(), p, explore.Options{KeepGoing: true, Observe: got.Observe(nil)}, explore.Config{Workers: 2})
+			if refused(a, res) {
+				continue
+			}
+			if v := explore.Validate(context.Background(), p, res, got, true, 0); !v.OK() || !v.Complete || !res.Stats.Complete {
+				t.Errorf("TRUST=%s: %s: %+v (complete %v: %s)", trust, a.Name, v, res.Stats.Complete, res.Stats.Stopped)
+			}
+		}
+	}
+}

@@ -40,10 +40,31 @@ import (
 // equals the copy stops the thread. Options.NoSpinAwait (--no-spin-await)
 // turns this off with the static awaits.
 
+// An iteration may also take and release locks, if it holds the same locks
+// at both ends (thread.lockSig): a critical section that writes nothing is
+// no effect either. Without it, the iteration's section only kept other
+// threads out of theirs, so every run past it is also one without it (the
+// other threads' acquires then follow the release before it), and the
+// thread may as well have reached the loop head later. This covers the
+// waiting loop `while (!ready) pthread_cond_wait(&c, &m);` with spurious
+// wake-ups (an unlock and a lock, condvar.go), which otherwise spins, and
+// spin loops that read their flag under a mutex.
+
+// lockHash mixes a lock's address into the summand of thread.lockSig (a
+// multiset hash: equal sums for equal multisets of held locks, up to
+// collisions of 64-bit mixes).
+func lockHash(l program.Loc) uint64 {
+	h := uint64(l) * 0x9e3779b97f4a7c15
+	h ^= h >> 31
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>29
+}
+
 // loopMark is what a thread remembers about one back edge it took.
 type loopMark struct {
 	pc      int32  // the jump instruction
 	effects uint64 // thread.effects when it was last taken
+	lockSig uint64 // thread.lockSig then
 	snap    bool   // the state below was copied at the last visit
 	stack   []int64
 	slots   []int64
@@ -61,6 +82,8 @@ const maxLoopMarks = 8
 // idleBuiltins are the builtins with no effect on the caller's state but
 // their result (their reads, if any, are events).
 var idleBuiltins = [numBuiltins]bool{bAssume: true, bVerifierAssert: true, bSelf: true, bAtomicLoad: true,
+	// locks: their events keep thread.lockSig, which an idle iteration must keep
+	bLock: true, bUnlock: true, bTryLock: true, bAtomicBegin: true, bAtomicEnd: true,
 	bGetSpecific: true, bFence: true, bNop: true}
 
 // backEdge is called when th takes the backward jump at pc. It reports
@@ -76,12 +99,12 @@ func (x *execution) backEdge(th *thread, pc int32) bool {
 		if len(th.loops) == maxLoopMarks {
 			th.loops = th.loops[1:]
 		}
-		th.loops = append(th.loops, loopMark{pc: pc, effects: th.effects})
+		th.loops = append(th.loops, loopMark{pc: pc, effects: th.effects, lockSig: th.lockSig})
 		return false
 	}
 	m := &th.loops[i]
-	if m.effects != th.effects {
-		m.effects, m.snap = th.effects, false
+	if m.effects != th.effects || m.lockSig != th.lockSig {
+		m.effects, m.lockSig, m.snap = th.effects, th.lockSig, false
 		return false
 	}
 	if m.snap && m.same(th) {

@@ -123,6 +123,8 @@ type thread struct {
 	// other than reads, fences and failed trylocks, private stores,
 	// allocations, builtins with an effect; loops are its back edges (idle.go)
 	effects uint64
+	// lockSig sums lockHash over the locks th holds (idle.go)
+	lockSig uint64
 	loops   []loopMark
 }
 
@@ -419,7 +421,12 @@ func (x *execution) emit(th *thread, kind program.Kind, flags program.Flags, loc
 	})
 	x.arg = 0
 	th.nevents++
-	if kind != program.Read && kind != program.Fence && kind != program.LockFail || flags&program.RMW != 0 {
+	switch {
+	case kind == program.Acquire:
+		th.lockSig += lockHash(loc) // balanced lock operations are no effect (idle.go)
+	case kind == program.Release:
+		th.lockSig -= lockHash(loc)
+	case kind != program.Read && kind != program.Fence && kind != program.LockFail || flags&program.RMW != 0:
 		th.effects++
 	}
 }
