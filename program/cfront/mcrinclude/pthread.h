@@ -12,6 +12,10 @@
 #define PTHREAD_BARRIER_SERIAL_THREAD -1
 #define PTHREAD_PROCESS_PRIVATE 0
 #define PTHREAD_PROCESS_SHARED 1
+/* glibc's values; the detach state changes nothing mcr models (joining a
+   detached thread is undefined, and mcr's join still waits for it) */
+#define PTHREAD_CREATE_JOINABLE 0
+#define PTHREAD_CREATE_DETACHED 1
 int pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 int pthread_join(pthread_t, void **);
 void pthread_exit(void *) __attribute__((noreturn));
@@ -20,6 +24,7 @@ int pthread_equal(pthread_t, pthread_t);
 int pthread_detach(pthread_t);
 int pthread_attr_init(pthread_attr_t *);
 int pthread_attr_destroy(pthread_attr_t *);
+int pthread_attr_setdetachstate(pthread_attr_t *, int);
 int pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *);
 int pthread_mutex_destroy(pthread_mutex_t *);
 int pthread_mutex_lock(pthread_mutex_t *);
