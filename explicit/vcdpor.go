@@ -82,12 +82,16 @@ type vcSearch struct {
 	races raceReporter
 	root  program.ThreadID
 	locs  map[program.Loc]int32 // dense location numbers of the partial orders
+	// strict orders every pair of conflicting leaf writes (Extend as
+	// Section 5 states it, without the relaxation of Section 6).
+	strict bool
 }
 
 // vcNode is an annotated partial order of the search with the identity of
 // each of its events (initial writes: Thread -1, Index the location).
 type vcNode struct {
 	P    *apo.APO
+	lin  []int32 // a linearization of P, each read observing a good write (realize)
 	ids  []program.EventID
 	at   map[program.EventID]int32
 	init map[int32]int32 // location -> its initial write
@@ -145,7 +149,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 	}
 	// Line 1: t' := Realize(P); P is closed, so Lemma 4.1's witness.
 	var sched program.Schedule
-	for _, e := range apo.Witness(n.P) {
+	for _, e := range n.lin {
 		if id := n.ids[e]; id.Thread >= 0 {
 			sched = append(sched, id)
 		}
@@ -311,21 +315,23 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			ev := r
 			ev.Value = v
 			b.add(s, tr, &ev) // as ri in base
-			for _, k := range b.places(ri) {
-				k.P.SetGood(ri, side, good)
-				kc, ok, err := apo.Closure(k.P)
-				s.sink.Extra("closures", 1)
-				if err != nil {
-					s.sink.Stop("vc: internal error: "+err.Error(), false)
-					return true
+			var fresh []int32 // the leaf writes whose readers change
+			for _, w := range good {
+				if b.P.Part(w) == 2 {
+					fresh = append(fresh, w)
 				}
-				if !ok {
-					s.sink.Extra("closures_bottom", 1)
-					continue
-				}
-				k.P = kc
-				if s.call(k, C) {
-					return true
+			}
+			b.P.SetGood(ri, side, good)
+			for _, k := range s.places(b, ri) {
+				for _, m := range s.orderGood(k, fresh) {
+					ok, err := s.realize(m)
+					if err != nil {
+						s.sink.Stop("vc: internal error: "+err.Error(), false)
+						return true
+					}
+					if ok && s.call(m, C) {
+						return true
+					}
 				}
 			}
 		}
@@ -348,53 +354,142 @@ func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) 
 		for _, n := range ns {
 			k := n.clone()
 			i := k.add(s, tr, &e)
-			next = append(next, k.places(i)...)
+			next = append(next, s.places(k, i)...)
 		}
 		ns = next
 	}
 	out := ns[:0]
 	for _, n := range ns {
-		c, ok, err := apo.Closure(n.P)
-		s.sink.Extra("closures", 1)
-		if err != nil || !ok {
-			s.sink.Extra("closures_bottom", 1)
-			continue
+		if ok, err := s.realize(n); err != nil {
+			s.sink.Stop("vc: internal error: "+err.Error(), false)
+			return nil
+		} else if ok {
+			out = append(out, n)
 		}
-		n.P = c
-		out = append(out, n)
 	}
 	return out
 }
 
-// places returns n with its event i ordered with every conflicting leaf
-// event, one node per consistent choice (n itself if i is a root or local
-// event or has nothing to order).
-func (n *vcNode) places(i int32) []*vcNode {
+// places returns n with its leaf event i ordered with the conflicting leaf
+// events that orderPair asks for, one node per consistent choice (Extend,
+// Section 5), reads before writes: the reads decide what is observable. It
+// returns n itself if i is a root or local event or has nothing to order.
+func (s *vcSearch) places(n *vcNode, i int32) []*vcNode {
 	if n.P.Part(i) == 1 || n.P.Events[i].Kind == apo.Local {
 		return []*vcNode{n}
 	}
+	return s.orderAll(n, []int32{i})
+}
+
+// orderGood orders each leaf write of fresh (good for a read for the
+// first time) with the conflicting leaf events orderPair asks for.
+func (s *vcSearch) orderGood(n *vcNode, fresh []int32) []*vcNode {
+	return s.orderAll(n, fresh)
+}
+
+// orderAll orders each event of es with the conflicting leaf events
+// orderPair asks for, reads first.
+func (s *vcSearch) orderAll(n *vcNode, es []int32) []*vcNode {
 	ns := []*vcNode{n}
-	for c := range int32(n.P.Len()) {
-		if c == i || n.P.Part(c) != 2 || !n.P.Conflict(c, i) { // n itself may be ordered below: ask each
-			continue
-		}
-		var next []*vcNode
-		for _, m := range ns {
-			if m.P.Before(c, i) || m.P.Before(i, c) {
-				next = append(next, m)
-				continue
-			}
-			m2 := m.clone()
-			if m.P.Order(c, i) {
-				next = append(next, m)
-			}
-			if m2.P.Order(i, c) {
-				next = append(next, m2)
+	for _, reads := range []bool{true, false} {
+		for _, i := range es {
+			for c := range int32(n.P.Len()) {
+				if c == i || n.P.Part(c) != 2 || !n.P.Conflict(c, i) { // n itself may be ordered below: ask each
+					continue
+				}
+				if rw := n.P.Events[c].Kind == apo.Read || n.P.Events[i].Kind == apo.Read; rw == reads {
+					ns = s.branch(ns, c, i)
+				}
 			}
 		}
-		ns = next
 	}
 	return ns
+}
+
+// branch returns each node of ns with a and b ordered, both ways where
+// both are consistent (a node where they are ordered already, or where
+// orderPair declines, as it is).
+func (s *vcSearch) branch(ns []*vcNode, a, b int32) []*vcNode {
+	var next []*vcNode
+	for _, m := range ns {
+		if m.P.Before(a, b) || m.P.Before(b, a) || !s.orderPair(m.P, a, b) {
+			next = append(next, m)
+			continue
+		}
+		m2 := m.clone()
+		if m.P.Order(a, b) {
+			next = append(next, m)
+		}
+		if m2.P.Order(b, a) {
+			next = append(next, m2)
+		}
+	}
+	return next
+}
+
+// orderPair reports whether two unordered conflicting leaf events are
+// ordered (Extend's "every ordering"). Section 6, implementation detail 3,
+// leaves two writes unordered if both are never-good (a good write of no
+// read) or one is unobservable (no linearization lets a read observe it);
+// apo.Observable (good for a read and visible to it) implies ever-good, so
+// two writes are ordered only if both are observable. We take the rule to
+// a read and a write too: they are ordered only if the write is
+// observable. The relaxation holds until a read makes a write good
+// (orderGood); whatever it leaves unordered, realize decides exactly.
+func (s *vcSearch) orderPair(p *apo.APO, a, b int32) bool {
+	if s.strict {
+		return true
+	}
+	ka, kb := p.Events[a].Kind, p.Events[b].Kind
+	if ka == apo.Write && kb == apo.Write && p.SameReaders(a, b) {
+		return false
+	}
+	return (ka == apo.Read || p.Observable(a)) && (kb == apo.Read || p.Observable(b))
+}
+
+// realize makes n.P realizable or reports that it is not: RelaxedClosure
+// (Closure, Algorithm 1, when every conflicting leaf pair is ordered), the
+// witness of Lemma 4.1 if it is one, and else the instance of
+// apo.ToInstance decided by VerifySC (seed 000 Algorithm 1), exact where
+// the relaxation left leaf writes unordered. It sets n.lin.
+func (s *vcSearch) realize(n *vcNode) (bool, error) {
+	s.sink.Extra("closures", 1)
+	q, ok, err := apo.RelaxedClosure(n.P)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		s.sink.Extra("closures_bottom", 1)
+		return false, nil
+	}
+	lin := apo.Witness(q)
+	if apo.Linearizes(q, lin) != nil {
+		if q.Strict() {
+			return false, fmt.Errorf("the witness of Lemma 4.1 is not one: %v", apo.Linearizes(q, lin))
+		}
+		s.sink.Extra("exact_decisions", 1)
+		enc, err := apo.ToInstance(q, "vc")
+		if err != nil {
+			return false, err
+		}
+		enc.Inst.Guide = enc.WitnessOf(lin)
+		ans, err := (&VerifySC{}).Decide(s.ctx, enc.Inst)
+		if err != nil {
+			return false, err
+		}
+		if !ans.Sat {
+			s.sink.Extra("closures_bottom", 1)
+			return false, nil
+		}
+		if lin, err = enc.Linearization(ans.Witness); err == nil {
+			err = apo.Linearizes(q, lin)
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	n.P, n.lin = q, lin
+	return true, nil
 }
 
 // add appends program event e to n (after an initial write of its
@@ -462,7 +557,7 @@ func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, l program.Loc) {
 }
 
 func (n *vcNode) clone() *vcNode {
-	k := &vcNode{P: n.P.Clone(), ids: slices.Clip(n.ids), at: make(map[program.EventID]int32, len(n.at)+4), init: make(map[int32]int32, len(n.init)+1)}
+	k := &vcNode{P: n.P.Clone(), lin: n.lin, ids: slices.Clip(n.ids), at: make(map[program.EventID]int32, len(n.at)+4), init: make(map[int32]int32, len(n.init)+1)}
 	for id, i := range n.at {
 		k.at[id] = i
 	}

@@ -185,6 +185,19 @@ func (p *APO) Append(e Event) int32 {
 // order is total on X1 (by construction) and on every conflicting pair of
 // X2. It returns an error wrapping ErrMalformed.
 func (p *APO) Check() error {
+	if err := p.CheckRelaxed(); err != nil {
+		return err
+	}
+	if a, b, ok := p.unorderedLeafPair(); ok {
+		return fmt.Errorf("%w: leaf events %d and %d conflict but are unordered (Mwidth(P|X2) > 1)", ErrMalformed, a, b)
+	}
+	return nil
+}
+
+// CheckRelaxed is Check without item (6) on X2: conflicting leaf events
+// may be unordered (the never-good / unobservable relaxation of Section 6,
+// implementation detail 3; see relaxed.go).
+func (p *APO) CheckRelaxed() error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
 	}
@@ -218,15 +231,21 @@ func (p *APO) Check() error {
 			}
 		}
 	}
+	return nil
+}
+
+// unorderedLeafPair returns two conflicting leaf events that P leaves
+// unordered, if there are any (then Mwidth(P|X2) > 1).
+func (p *APO) unorderedLeafPair() (int32, int32, bool) {
 	for a := range p.Events {
 		for b := a + 1; b < len(p.Events); b++ {
 			x, y := int32(a), int32(b)
 			if p.Part(x) == 2 && p.Part(y) == 2 && p.Conflict(x, y) && !p.Before(x, y) && !p.Before(y, x) {
-				return fail("leaf events %d and %d conflict but are unordered (Mwidth(P|X2) > 1)", x, y)
+				return x, y, true
 			}
 		}
 	}
-	return nil
+	return 0, 0, false
 }
 
 // String renders the events and good writes, for test messages.
