@@ -68,7 +68,7 @@ var VC = explore.Algorithm{
 // names it).
 func VCDPOR(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
 	return runSMC("vc", opts, 1, func(root *smcCtx) {
-		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[program.Loc]int32{}}
+		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[vcLoc]int32{}}
 		s.root = rootThread(p)
 		n := &vcNode{P: mustAPO(), at: map[program.EventID]int32{}, init: map[int32]int32{}}
 		s.call(n, vcCHB{})
@@ -81,7 +81,7 @@ type vcSearch struct {
 	sink  *smcCtx
 	races raceReporter
 	root  program.ThreadID
-	locs  map[program.Loc]int32 // dense location numbers of the partial orders
+	locs  map[vcLoc]int32 // dense location numbers of the partial orders
 	// strict orders every pair of conflicting leaf writes (Extend as
 	// Section 5 states it, without the relaxation of Section 6).
 	strict bool
@@ -177,7 +177,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 			s.sink.Stop(msg, false)
 			return true
 		}
-		if st == program.Enabled && e.Kind == program.Read {
+		if st == program.Enabled && (e.Kind == program.Read || e.Kind == program.Acquire) {
 			if e.Thread == s.root {
 				reads = append([]program.Event{e}, reads...)
 			} else {
@@ -199,7 +199,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[len(sched):]) {
 		CQ := C // line 4 (never changed in place)
 		for _, r := range reads {
-			q.ensureInit(s, tr, r.Loc)
+			q.ensureInit(s, tr, &r)
 		}
 		for _, r := range reads {
 			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread.
@@ -216,8 +216,8 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 func vcUnsupported(e *program.Event) string {
 	what := ""
 	switch {
-	case e.Kind.IsLock():
-		what = "mutexes (and the locks, condition variables, barriers and semaphores built on them)"
+	case e.Kind == program.LockFail:
+		return fmt.Sprintf("vc does not explore failed trylocks: %s at line %s", e.Kind, e.Pos)
 	case e.Is(program.CAS):
 		what = "compare-and-swap"
 	case e.Is(program.RMW) || e.Is(program.RMWWrite):
@@ -269,7 +269,7 @@ func (c vcCHB) done(r program.EventID, tr *program.Trace) vcCHB {
 // the candidates of that value (and side); each extension that has a
 // closure is explored. It returns true if the search must stop.
 func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event) bool {
-	loc := s.loc(r.Loc)
+	loc := s.loc(&r)
 	var cands []int32 // M_t^C(r), in the order of q's events
 	for w, e := range q.P.Events {
 		if e.Kind != apo.Write || e.Loc != loc {
@@ -297,20 +297,8 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 				y = append(y, w)
 			}
 		}
-		var values []int64 // D_r, less the values no candidate of which is visible
-		for _, w := range y {
-			if v := q.P.Events[w].Value; !slices.Contains(values, v) && slices.Contains(visible, w) {
-				values = append(values, v)
-			}
-		}
-		slices.Sort(values)
-		for _, v := range values {
-			var good []int32
-			for _, w := range y {
-				if q.P.Events[w].Value == v {
-					good = append(good, w)
-				}
-			}
+		for _, good := range choices(q.P, r.Kind == program.Acquire, y, visible) {
+			v := q.P.Events[good[0]].Value
 			b := q.clone()
 			ev := r
 			ev.Value = v
@@ -326,7 +314,7 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 				for _, m := range s.orderGood(k, fresh) {
 					ok, err := s.realize(m)
 					if err != nil {
-						s.sink.Stop("vc: internal error: "+err.Error(), false)
+						s.stopErr(err)
 						return true
 					}
 					if ok && s.call(m, C) {
@@ -340,6 +328,43 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 		}
 	}
 	return false
+}
+
+// choices returns the good-writes sets a read may take from its candidates
+// y: per value of D_r (sorted), the candidates of that value, less the
+// values none of whose candidates is visible. An acquire (Remark 4 of seed
+// 003: a lock acquire is a read of its lock, a release a write, and no two
+// acquires share a good write) takes each visible candidate release alone
+// that no other acquire has for a good write: an acquire chooses the
+// critical section it follows, so locks become orderings between critical
+// sections.
+func choices(p *apo.APO, acquire bool, y, visible []int32) [][]int32 {
+	var out [][]int32
+	if acquire {
+		for _, w := range y {
+			if slices.Contains(visible, w) && !p.EverGood(w) {
+				out = append(out, []int32{w})
+			}
+		}
+		return out
+	}
+	var values []int64 // D_r, less the values no candidate of which is visible
+	for _, w := range y {
+		if v := p.Events[w].Value; !slices.Contains(values, v) && slices.Contains(visible, w) {
+			values = append(values, v)
+		}
+	}
+	slices.Sort(values)
+	for _, v := range values {
+		var good []int32
+		for _, w := range y {
+			if p.Events[w].Value == v {
+				good = append(good, w)
+			}
+		}
+		out = append(out, good)
+	}
+	return out
 }
 
 // extend is Extend (Section 5) of each of ns by the events evs, in order:
@@ -361,7 +386,7 @@ func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) 
 	out := ns[:0]
 	for _, n := range ns {
 		if ok, err := s.realize(n); err != nil {
-			s.sink.Stop("vc: internal error: "+err.Error(), false)
+			s.stopErr(err)
 			return nil
 		} else if ok {
 			out = append(out, n)
@@ -447,6 +472,16 @@ func (s *vcSearch) orderPair(p *apo.APO, a, b int32) bool {
 	return (ka == apo.Read || p.Observable(a)) && (kb == apo.Read || p.Observable(b))
 }
 
+// stopErr stops the search at an error of realize: a timeout or
+// cancellation as such, anything else as an internal error.
+func (s *vcSearch) stopErr(err error) {
+	if s.ctx.Err() != nil {
+		s.sink.Stop(explore.StopReason(s.ctx), false)
+		return
+	}
+	s.sink.Stop("vc: internal error: "+err.Error(), false)
+}
+
 // realize makes n.P realizable or reports that it is not: RelaxedClosure
 // (Closure, Algorithm 1, when every conflicting leaf pair is ordered), the
 // witness of Lemma 4.1 if it is one, and else the instance of
@@ -502,12 +537,16 @@ func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
 	} else {
 		ev.Thread = int32(e.Thread) + 2 // 1 is the initial writes' thread
 	}
-	if e.Kind == program.Read || e.Kind == program.Write {
-		ev.Kind, ev.Loc, ev.Value = apo.Write, s.loc(e.Loc), e.Value
-		if e.Kind == program.Read {
-			ev.Kind = apo.Read
-		}
-		n.ensureInit(s, tr, e.Loc)
+	switch e.Kind {
+	case program.Read, program.Acquire: // Remark 4: an acquire reads its lock
+		ev.Kind, ev.Loc, ev.Value = apo.Read, s.loc(e), e.Value
+		n.ensureInit(s, tr, e)
+	case program.Write, program.Release: // and a release writes it
+		ev.Kind, ev.Loc, ev.Value = apo.Write, s.loc(e), e.Value
+		n.ensureInit(s, tr, e)
+	}
+	if e.Kind.IsLock() {
+		ev.Value = 0 // every release writes the same value: good writes are chosen by identity
 	}
 	first := !slices.ContainsFunc(n.ids, func(id program.EventID) bool { return id.Thread == e.Thread })
 	i := n.P.Append(ev)
@@ -537,14 +576,19 @@ func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
 	return i
 }
 
-// ensureInit adds the initial write of l to n if it has none: a write of
-// the virtual leaf thread 1 before the first event of every thread.
-func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, l program.Loc) {
-	loc := s.loc(l)
+// ensureInit adds the initial write of e's location (or lock: the initial
+// release) to n if it has none: a write of the virtual leaf thread 1 before
+// the first event of every thread.
+func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, e *program.Event) {
+	loc := s.loc(e)
 	if _, ok := n.init[loc]; ok {
 		return
 	}
-	w := n.P.Append(apo.Event{Thread: 1, Kind: apo.Write, Loc: loc, Value: tr.InitValue(l)})
+	v := int64(0)
+	if !e.Kind.IsLock() {
+		v = tr.InitValue(e.Loc)
+	}
+	w := n.P.Append(apo.Event{Thread: 1, Kind: apo.Write, Loc: loc, Value: v})
 	n.init[loc] = w
 	n.ids = append(n.ids, program.EventID{Thread: -1, Index: loc})
 	firsts := map[int32]bool{1: true}
@@ -567,8 +611,15 @@ func (n *vcNode) clone() *vcNode {
 	return k
 }
 
-// loc returns the dense number of l.
-func (s *vcSearch) loc(l program.Loc) int32 {
+// vcLoc is a location or a lock of the program.
+type vcLoc struct {
+	loc  program.Loc
+	lock bool
+}
+
+// loc returns the dense number of e's location or lock.
+func (s *vcSearch) loc(e *program.Event) int32 {
+	l := vcLoc{e.Loc, e.Kind.IsLock()}
 	if i, ok := s.locs[l]; ok {
 		return i
 	}
