@@ -237,7 +237,7 @@ func vcUnsupported(e *program.Event) string {
 	what := ""
 	switch {
 	case e.Kind == program.LockFail:
-		return fmt.Sprintf("vc does not explore failed trylocks: %s at line %s", e.Kind, e.Pos)
+		return fmt.Sprintf("vc does not support failed trylocks (the other outcome of a trylock is not explored): %s at line %s; use --algo dfs", e.Kind, e.Pos)
 	case e.Is(program.CAS):
 		what = "compare-and-swap"
 	case e.Is(program.RMW) || e.Is(program.RMWWrite):
