@@ -55,8 +55,9 @@ package explicit
 // Not supported, refused with the construct named (the search stops,
 // incomplete): read-modify-writes and CAS. Races are read off the leaves as
 // rvf does (an explicit MCR race query for the hb-ordered pairs, since a
-// class fixes values, not sources). The search is sequential: counts do
-// not depend on --workers.
+// class fixes values, not sources). With --workers the children of a read
+// run in parallel (vcChildren) and are committed in order: counts do not
+// depend on it.
 
 import (
 	"context"
@@ -65,6 +66,7 @@ import (
 	"slices"
 
 	"mcr/explicit/apo"
+	"mcr/parallel"
 	"mcr/program"
 	"mcr/program/explore"
 )
@@ -75,8 +77,8 @@ var VC = explore.Algorithm{
 	Doc:    "VC-DPOR: value-happens-before classes with annotated partial orders, relaxed as its Section 6 says; mutexes as reads and writes of the lock (no RMW or CAS)",
 	Source: "seed 003, Algorithms 5-7",
 	Models: onlySC,
-	Run: func(ctx context.Context, p program.Program, opts explore.Options, _ explore.Config) *explore.Result {
-		return VCDPOR(ctx, p, opts)
+	Run: func(ctx context.Context, p program.Program, opts explore.Options, cfg explore.Config) *explore.Result {
+		return VCDPORWorkers(ctx, p, opts, parallel.Workers(cfg.Workers))
 	},
 }
 
@@ -87,7 +89,14 @@ var VC = explore.Algorithm{
 // is done, and at a construct it does not support (incomplete, Stopped
 // names it).
 func VCDPOR(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
-	return runSMC("vc", opts, 1, func(root *smcCtx) {
+	return VCDPORWorkers(ctx, p, opts, 1)
+}
+
+// VCDPORWorkers is VCDPOR on workers workers: the children of a read run in
+// parallel and are committed in order, so counts and findings do not depend
+// on workers.
+func VCDPORWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
+	return runSMC("vc", opts, workers, func(root *smcCtx) {
 		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[vcLoc]int32{}}
 		s.root = rootThread(p)
 		n := &vcNode{P: mustAPO(), at: map[program.EventID]int32{}, init: map[int32]int32{}}
@@ -310,6 +319,7 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 	ri := base.add(s, tr, &r)
 	visible := base.P.Visible(ri)
 	root := r.Thread == s.root
+	var kids vcChildren
 	for side := int8(1); side <= 2; side++ { // Algorithm 6 line 4; one round for a leaf
 		var y []int32
 		for _, w := range cands {
@@ -335,9 +345,10 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 					ok, err := s.realize(m)
 					if err != nil {
 						s.stopErr(err)
+						kids.abandon()
 						return true
 					}
-					if ok && s.call(m, C) {
+					if ok && kids.run(s, m, C) {
 						return true
 					}
 				}
@@ -347,7 +358,77 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			break
 		}
 	}
+	return kids.wait(s)
+}
+
+// vcChildren are the recursive calls of one extendRead that run in nodes
+// of their own (parallel.Tree, rfsmc_parallel.go): on another worker when
+// one is free, else buffered, and committed in order, so that executions
+// and findings come in the sequential order whatever the workers. With one
+// worker every call runs directly.
+type vcChildren struct {
+	pending []vcChild
+}
+
+type vcChild struct {
+	k *vcSearch
+	t *parallel.Task[smcEntry]
+}
+
+// run explores n (VC-DPOR(n, C)) as a child of s; it returns true if the
+// search must stop.
+func (c *vcChildren) run(s *vcSearch, n *vcNode, C vcCHB) bool {
+	for len(c.pending) > 0 && c.pending[0].t.Finished() {
+		k := c.pending[0]
+		c.pending = c.pending[1:]
+		if s.sink.commit(k.k.sink, nil) || k.t.Stopped() {
+			c.abandon()
+			return true
+		}
+	}
+	spawned := s.sink.spawn(func() bool { return true })
+	if !spawned && len(c.pending) == 0 {
+		return s.call(n, C)
+	}
+	k := s.fork()
+	t := s.sink.start(k.sink, spawned, func() bool { return k.call(n, C) })
+	c.pending = append(c.pending, vcChild{k, t})
 	return false
+}
+
+// wait commits the children left, in order; it returns true if the search
+// must stop.
+func (c *vcChildren) wait(s *vcSearch) bool {
+	for len(c.pending) > 0 {
+		k := c.pending[0]
+		stop := k.t.Wait()
+		c.pending = c.pending[1:]
+		if s.sink.commit(k.k.sink, nil) || stop {
+			c.abandon()
+			return true
+		}
+	}
+	return false
+}
+
+func (c *vcChildren) abandon() {
+	for _, k := range c.pending {
+		k.t.Abandon()
+	}
+	c.pending = nil
+}
+
+// fork returns the search of a child node: its own sink and its own copy of
+// the location numbering (the child's partial orders are its own).
+func (s *vcSearch) fork() *vcSearch {
+	k := *s
+	k.sink = s.sink.child()
+	k.races = raceReporter{sink: k.sink}
+	k.locs = make(map[vcLoc]int32, len(s.locs))
+	for l, i := range s.locs {
+		k.locs[l] = i
+	}
+	return &k
 }
 
 // choices returns the good-writes sets a read may take from its candidates

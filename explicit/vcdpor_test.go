@@ -159,3 +159,29 @@ func mazurkiewiczKey(tr *program.Trace) string {
 	sort.Strings(rs)
 	return strings.Join(ws, ",") + "|" + strings.Join(rs, ",")
 }
+
+// TestVCWorkers: the counts, outcomes and findings of vc do not depend on
+// the number of workers.
+func TestVCWorkers(t *testing.T) {
+	for _, c := range []explore.Case{
+		{File: "../testdata/c/fib_bench_mod.c", Defines: map[string]string{"N": "2", "MOD": "2"}},
+		{File: "../testdata/c/control_flow.c", Defines: map[string]string{"N": "2"}},
+		{File: "../testdata/c/lastzero.c", Defines: map[string]string{"N": "4"}},
+		{File: "../testdata/c/locked_counter.c"},
+		{File: "../testdata/c/lost_update.c"},
+	} {
+		var want []string
+		for _, w := range []int{1, 4} {
+			var o observed
+			opts := observe(&o)
+			opts.KeepGoing = true
+			res := VCDPORWorkers(context.Background(), loadCase(t, c), opts, w)
+			got := []string{fmt.Sprint(res.Stats.Executions, res.Stats.Complete, len(o.outcomes)), fmt.Sprint(res.FindingKinds())}
+			if w == 1 {
+				want = got
+			} else if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: %d workers: %v, 1 worker: %v", c.File, w, got, want)
+			}
+		}
+	}
+}
