@@ -66,20 +66,9 @@ func (p *APO) Observable(w int32) bool {
 	if e.Kind != Write {
 		return false
 	}
-	ws := p.writes[e.Loc]
 	for r := range p.Events {
 		x := int32(r)
-		if p.Events[x].Kind != Read || p.Events[x].Loc != e.Loc || p.Before(x, w) || !p.good(x, w) {
-			continue
-		}
-		hidden := false
-		for _, w2 := range ws {
-			if p.Before(w, w2) && p.Before(w2, x) {
-				hidden = true
-				break
-			}
-		}
-		if !hidden {
+		if p.Events[x].Kind == Read && p.Events[x].Loc == e.Loc && !p.Before(x, w) && p.good(x, w) && !p.hidden(w, x) {
 			return true
 		}
 	}
@@ -114,29 +103,14 @@ func RelaxedClosure(p *APO) (*APO, bool, error) {
 		return Closure(p)
 	}
 	q := p.Clone()
-	for {
-		changed := false
-		for i := range q.Events {
-			r := int32(i)
-			if q.Events[r].Kind != Read {
-				continue
-			}
-			from, to, ok := q.necessary(r)
-			if !ok {
-				return nil, false, nil
-			}
-			if from < 0 {
-				continue
-			}
-			if !q.order.Add(from, to) {
-				return nil, false, nil
-			}
-			changed = true
-		}
-		if !changed {
-			return q, true, nil
-		}
+	ok, err := q.fixpoint(func(r int32) (int32, int32, bool, error) {
+		from, to, ok := q.necessary(r)
+		return from, to, ok, nil
+	})
+	if err != nil || !ok {
+		return nil, false, err
 	}
+	return q, true, nil
 }
 
 // necessary returns one ordering from < to that RelaxedClosure's rules
@@ -188,28 +162,16 @@ func (q *APO) necessary(r int32) (int32, int32, bool) {
 }
 
 // least returns the element of ws below every other, if there is one.
-func (q *APO) least(ws []int32) (int32, bool) {
-	for _, m := range ws {
-		all := true
-		for _, w := range ws {
-			if w != m && !q.Before(m, w) {
-				all = false
-				break
-			}
-		}
-		if all {
-			return m, true
-		}
-	}
-	return 0, false
-}
+func (q *APO) least(ws []int32) (int32, bool) { return q.extreme(ws, false) }
 
 // greatest returns the element of ws above every other, if there is one.
-func (q *APO) greatest(ws []int32) (int32, bool) {
+func (q *APO) greatest(ws []int32) (int32, bool) { return q.extreme(ws, true) }
+
+func (q *APO) extreme(ws []int32, top bool) (int32, bool) {
 	for _, m := range ws {
 		all := true
 		for _, w := range ws {
-			if w != m && !q.Before(w, m) {
+			if w != m && (top && !q.Before(w, m) || !top && !q.Before(m, w)) {
 				all = false
 				break
 			}
