@@ -83,9 +83,10 @@ var VC = explore.Algorithm{
 }
 
 // VCDPOR explores p with VC-DPOR and returns the findings and statistics
-// (Extra: "replays", "closures", "closures_bottom" (extensions without a
-// closure), "race_queries", and "replay_errors", 0 unless something is
-// wrong). It stops at the first finding unless opts.KeepGoing, when ctx
+// (Extra: "replays", "closures", "closures_bottom" (extensions that are
+// not realizable), "exact_decisions" (extensions VerifySC decided),
+// "race_queries", "spawned_children" and "buffered_children" (--workers),
+// and "replay_errors", 0 unless something is wrong). It stops at the first finding unless opts.KeepGoing, when ctx
 // is done, and at a construct it does not support (incomplete, Stopped
 // names it).
 func VCDPOR(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
@@ -166,8 +167,8 @@ func rootThread(p program.Program) program.ThreadID {
 	}
 }
 
-// call is VC-DPOR(P, C) (Algorithm 5) on n.P, which is closed. It returns
-// true if the search must stop.
+// call is VC-DPOR(P, C) (Algorithm 5) on n.P, which realize has made
+// realizable (n.lin). It returns true if the search must stop.
 func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 	if s.ctx.Err() != nil {
 		s.sink.Stop(explore.StopReason(s.ctx), false)
@@ -176,7 +177,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 	if s.sink.done() {
 		return true
 	}
-	// Line 1: t' := Realize(P); P is closed, so Lemma 4.1's witness.
+	// Line 1: t' := Realize(P): the linearization realize found.
 	var sched program.Schedule
 	for _, e := range n.lin {
 		if id := n.ids[e]; id.Thread >= 0 {
