@@ -84,7 +84,7 @@ func TestVCRandom(t *testing.T) {
 		if compared < n/2 {
 			t.Errorf("%+v: only %d of %d programs compared (%d refused)", o, compared, n, refused)
 		}
-		t.Logf("%d threads: %d programs compared with dfs, %d refused (read-modify-write); vc %d executions; dfs %d reads-from classes, %d Mazurkiewicz classes", o.Threads, compared, refused, vc, rf, maz)
+		t.Logf("%d threads: %d programs compared with dfs, %d refused (read-modify-write, CAS or a failed trylock); vc %d executions; dfs %d reads-from classes, %d Mazurkiewicz classes", o.Threads, compared, refused, vc, rf, maz)
 	}
 }
 
@@ -121,7 +121,7 @@ func TestVCTestdata(t *testing.T) {
 			t.Logf("vc %d executions, dfs %d executions, %d reads-from classes", res.Stats.Executions, d.Stats.Executions, d.Stats.RFClasses)
 		})
 	}
-	t.Logf("%d testdata runs compared with dfs, %d refused (read-modify-write)", compared, refused)
+	t.Logf("%d testdata runs compared with dfs, %d refused (read-modify-write, CAS or a failed trylock)", compared, refused)
 }
 
 // TestVCRefusesCAS: a program with a compare-and-swap is refused,
