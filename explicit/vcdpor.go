@@ -27,16 +27,37 @@ package explicit
 // of a location is a write of a virtual leaf thread ordered before every
 // thread (the "salient write" of Section 3).
 //
-// Deviations, each making the search larger, never smaller: Extend orders
-// every new leaf event with every conflicting leaf event (the paper's
-// never-good / unobservable relaxation is not taken).
+// The never-good / unobservable relaxation of Section 6 (implementation
+// detail 3): Extend orders two conflicting leaf writes only if both are
+// observable (apo.Observable: a good write of some read, visible to it) and
+// good writes of different reads (writes good for the same reads stand for
+// each other), and a leaf read with a leaf write only if the write is
+// observable (the paper orders a leaf read with every conflicting leaf
+// write; we extend its rule to these pairs). When a read makes writes good
+// they are ordered then (orderGood). Whatever stays unordered, realize
+// decides exactly: apo.RelaxedClosure (only orderings every linearization
+// has; Closure when Mwidth(P|X2) = 1), the witness of Lemma 4.1 if it is
+// one, else VerifySC (seed 000 Algorithm 1) on the apo.ToInstance instance.
+// So the relaxation never loses a class; siblings still differ in a read's
+// value, side, good writes or an ordering, so no trace is explored twice
+// and there are never more executions than Mazurkiewicz classes (checked
+// against dfs on random programs).
+//
+// Locks, as Remark 4 says: an acquire is a read of its lock and a release
+// a write of it (value 0, initial release included), and an acquire's good
+// writes are one release that no other acquire has. An acquire thus chooses
+// the critical section it follows (its candidates, as for reads, the
+// releases the CHB map leaves it); two acquires never follow the same
+// release, which is mutual exclusion; critical sections are ordered by the
+// partial order like any other read and write. A failed trylock
+// (LockFail) stops the search, incomplete, named, as rf and rvf do.
 //
 // Not supported, refused with the construct named (the search stops,
-// incomplete): mutexes and the primitives built on them (Remark 4 of the
-// paper would take acquires as reads; not done), read-modify-writes and
-// CAS. Races are read off the leaves as rvf does (an explicit MCR race
-// query for the hb-ordered pairs, since a class fixes values, not
-// sources). The search is sequential: counts do not depend on --workers.
+// incomplete): read-modify-writes and CAS. Races are read off the leaves as
+// rvf does (an explicit MCR race query for the hb-ordered pairs, since a
+// class fixes values, not sources). With --workers the children of a read
+// run in parallel (vcChildren) and are committed in order: counts do not
+// depend on it.
 
 import (
 	"context"
@@ -45,6 +66,7 @@ import (
 	"slices"
 
 	"mcr/explicit/apo"
+	"mcr/parallel"
 	"mcr/program"
 	"mcr/program/explore"
 )
@@ -52,23 +74,31 @@ import (
 // VC is VC-DPOR's registry entry (`--algo vc`).
 var VC = explore.Algorithm{
 	Name:   "vc",
-	Doc:    "VC-DPOR: value-happens-before classes with annotated partial orders (no locks, RMW or CAS)",
+	Doc:    "VC-DPOR: value-happens-before classes with annotated partial orders, relaxed as its Section 6 says; mutexes as reads and writes of the lock (no RMW or CAS)",
 	Source: "seed 003, Algorithms 5-7",
 	Models: onlySC,
-	Run: func(ctx context.Context, p program.Program, opts explore.Options, _ explore.Config) *explore.Result {
-		return VCDPOR(ctx, p, opts)
+	Run: func(ctx context.Context, p program.Program, opts explore.Options, cfg explore.Config) *explore.Result {
+		return VCDPORWorkers(ctx, p, opts, parallel.Workers(cfg.Workers))
 	},
 }
 
 // VCDPOR explores p with VC-DPOR and returns the findings and statistics
-// (Extra: "replays", "closures", "closures_bottom" (extensions without a
-// closure), "race_queries", and "replay_errors", 0 unless something is
-// wrong). It stops at the first finding unless opts.KeepGoing, when ctx
+// (Extra: "replays", "closures", "closures_bottom" (extensions that are
+// not realizable), "exact_decisions" (extensions VerifySC decided),
+// "race_queries", "spawned_children" and "buffered_children" (--workers),
+// and "replay_errors", 0 unless something is wrong). It stops at the first finding unless opts.KeepGoing, when ctx
 // is done, and at a construct it does not support (incomplete, Stopped
 // names it).
 func VCDPOR(ctx context.Context, p program.Program, opts explore.Options) *explore.Result {
-	return runSMC("vc", opts, 1, func(root *smcCtx) {
-		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[program.Loc]int32{}}
+	return VCDPORWorkers(ctx, p, opts, 1)
+}
+
+// VCDPORWorkers is VCDPOR on workers workers: the children of a read run in
+// parallel and are committed in order, so counts and findings do not depend
+// on workers.
+func VCDPORWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
+	return runSMC("vc", opts, workers, func(root *smcCtx) {
+		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[vcLoc]int32{}}
 		s.root = rootThread(p)
 		n := &vcNode{P: mustAPO(), at: map[program.EventID]int32{}, init: map[int32]int32{}}
 		s.call(n, vcCHB{})
@@ -81,13 +111,17 @@ type vcSearch struct {
 	sink  *smcCtx
 	races raceReporter
 	root  program.ThreadID
-	locs  map[program.Loc]int32 // dense location numbers of the partial orders
+	locs  map[vcLoc]int32 // dense location numbers of the partial orders
+	// strict orders every pair of conflicting leaf writes (Extend as
+	// Section 5 states it, without the relaxation of Section 6).
+	strict bool
 }
 
 // vcNode is an annotated partial order of the search with the identity of
 // each of its events (initial writes: Thread -1, Index the location).
 type vcNode struct {
 	P    *apo.APO
+	lin  []int32 // a linearization of P, each read observing a good write (realize)
 	ids  []program.EventID
 	at   map[program.EventID]int32
 	init map[int32]int32 // location -> its initial write
@@ -133,8 +167,8 @@ func rootThread(p program.Program) program.ThreadID {
 	}
 }
 
-// call is VC-DPOR(P, C) (Algorithm 5) on n.P, which is closed. It returns
-// true if the search must stop.
+// call is VC-DPOR(P, C) (Algorithm 5) on n.P, which realize has made
+// realizable (n.lin). It returns true if the search must stop.
 func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 	if s.ctx.Err() != nil {
 		s.sink.Stop(explore.StopReason(s.ctx), false)
@@ -143,9 +177,9 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 	if s.sink.done() {
 		return true
 	}
-	// Line 1: t' := Realize(P); P is closed, so Lemma 4.1's witness.
+	// Line 1: t' := Realize(P): the linearization realize found.
 	var sched program.Schedule
-	for _, e := range apo.Witness(n.P) {
+	for _, e := range n.lin {
 		if id := n.ids[e]; id.Thread >= 0 {
 			sched = append(sched, id)
 		}
@@ -173,7 +207,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 			s.sink.Stop(msg, false)
 			return true
 		}
-		if st == program.Enabled && e.Kind == program.Read {
+		if st == program.Enabled && (e.Kind == program.Read || e.Kind == program.Acquire) {
 			if e.Thread == s.root {
 				reads = append([]program.Event{e}, reads...)
 			} else {
@@ -195,7 +229,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[len(sched):]) {
 		CQ := C // line 4 (never changed in place)
 		for _, r := range reads {
-			q.ensureInit(s, tr, r.Loc)
+			q.ensureInit(s, tr, &r)
 		}
 		for _, r := range reads {
 			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread.
@@ -212,8 +246,8 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 func vcUnsupported(e *program.Event) string {
 	what := ""
 	switch {
-	case e.Kind.IsLock():
-		what = "mutexes (and the locks, condition variables, barriers and semaphores built on them)"
+	case e.Kind == program.LockFail:
+		return fmt.Sprintf("vc does not support failed trylocks (the other outcome of a trylock is not explored): %s at line %s; use --algo dfs", e.Kind, e.Pos)
 	case e.Is(program.CAS):
 		what = "compare-and-swap"
 	case e.Is(program.RMW) || e.Is(program.RMWWrite):
@@ -265,7 +299,7 @@ func (c vcCHB) done(r program.EventID, tr *program.Trace) vcCHB {
 // the candidates of that value (and side); each extension that has a
 // closure is explored. It returns true if the search must stop.
 func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event) bool {
-	loc := s.loc(r.Loc)
+	loc := s.loc(&r)
 	var cands []int32 // M_t^C(r), in the order of q's events
 	for w, e := range q.P.Events {
 		if e.Kind != apo.Write || e.Loc != loc {
@@ -286,6 +320,7 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 	ri := base.add(s, tr, &r)
 	visible := base.P.Visible(ri)
 	root := r.Thread == s.root
+	var kids vcChildren
 	for side := int8(1); side <= 2; side++ { // Algorithm 6 line 4; one round for a leaf
 		var y []int32
 		for _, w := range cands {
@@ -293,39 +328,30 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 				y = append(y, w)
 			}
 		}
-		var values []int64 // D_r, less the values no candidate of which is visible
-		for _, w := range y {
-			if v := q.P.Events[w].Value; !slices.Contains(values, v) && slices.Contains(visible, w) {
-				values = append(values, v)
-			}
-		}
-		slices.Sort(values)
-		for _, v := range values {
-			var good []int32
-			for _, w := range y {
-				if q.P.Events[w].Value == v {
-					good = append(good, w)
-				}
-			}
+		for _, good := range choices(q.P, r.Kind == program.Acquire, y, visible) {
+			v := q.P.Events[good[0]].Value
 			b := q.clone()
 			ev := r
 			ev.Value = v
 			b.add(s, tr, &ev) // as ri in base
-			for _, k := range b.places(ri) {
-				k.P.SetGood(ri, side, good)
-				kc, ok, err := apo.Closure(k.P)
-				s.sink.Extra("closures", 1)
-				if err != nil {
-					s.sink.Stop("vc: internal error: "+err.Error(), false)
-					return true
+			var fresh []int32 // the leaf writes whose readers change
+			for _, w := range good {
+				if b.P.Part(w) == 2 {
+					fresh = append(fresh, w)
 				}
-				if !ok {
-					s.sink.Extra("closures_bottom", 1)
-					continue
-				}
-				k.P = kc
-				if s.call(k, C) {
-					return true
+			}
+			b.P.SetGood(ri, side, good)
+			for _, k := range s.places(b, ri) {
+				for _, m := range s.orderGood(k, fresh) {
+					ok, err := s.realize(m)
+					if err != nil {
+						s.stopErr(err)
+						kids.abandon()
+						return true
+					}
+					if ok && kids.run(s, m, C) {
+						return true
+					}
 				}
 			}
 		}
@@ -333,7 +359,114 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			break
 		}
 	}
+	return kids.wait(s)
+}
+
+// vcChildren are the recursive calls of one extendRead that run in nodes
+// of their own (parallel.Tree, rfsmc_parallel.go): on another worker when
+// one is free, else buffered, and committed in order, so that executions
+// and findings come in the sequential order whatever the workers. With one
+// worker every call runs directly.
+type vcChildren struct {
+	pending []vcChild
+}
+
+type vcChild struct {
+	k *vcSearch
+	t *parallel.Task[smcEntry]
+}
+
+// run explores n (VC-DPOR(n, C)) as a child of s; it returns true if the
+// search must stop.
+func (c *vcChildren) run(s *vcSearch, n *vcNode, C vcCHB) bool {
+	for len(c.pending) > 0 && c.pending[0].t.Finished() {
+		k := c.pending[0]
+		c.pending = c.pending[1:]
+		if s.sink.commit(k.k.sink, nil) || k.t.Stopped() {
+			c.abandon()
+			return true
+		}
+	}
+	spawned := s.sink.spawn(func() bool { return true })
+	if !spawned && len(c.pending) == 0 {
+		return s.call(n, C)
+	}
+	k := s.fork()
+	t := s.sink.start(k.sink, spawned, func() bool { return k.call(n, C) })
+	c.pending = append(c.pending, vcChild{k, t})
 	return false
+}
+
+// wait commits the children left, in order; it returns true if the search
+// must stop.
+func (c *vcChildren) wait(s *vcSearch) bool {
+	for len(c.pending) > 0 {
+		k := c.pending[0]
+		stop := k.t.Wait()
+		c.pending = c.pending[1:]
+		if s.sink.commit(k.k.sink, nil) || stop {
+			c.abandon()
+			return true
+		}
+	}
+	return false
+}
+
+func (c *vcChildren) abandon() {
+	for _, k := range c.pending {
+		k.t.Abandon()
+	}
+	c.pending = nil
+}
+
+// fork returns the search of a child node: its own sink and its own copy of
+// the location numbering (the child's partial orders are its own).
+func (s *vcSearch) fork() *vcSearch {
+	k := *s
+	k.sink = s.sink.child()
+	k.races = raceReporter{sink: k.sink}
+	k.locs = make(map[vcLoc]int32, len(s.locs))
+	for l, i := range s.locs {
+		k.locs[l] = i
+	}
+	return &k
+}
+
+// choices returns the good-writes sets a read may take from its candidates
+// y: per value of D_r (sorted), the candidates of that value, less the
+// values none of whose candidates is visible. An acquire (Remark 4 of seed
+// 003: a lock acquire is a read of its lock, a release a write, and no two
+// acquires share a good write) takes each visible candidate release alone
+// that no other acquire has for a good write: an acquire chooses the
+// critical section it follows, so locks become orderings between critical
+// sections.
+func choices(p *apo.APO, acquire bool, y, visible []int32) [][]int32 {
+	var out [][]int32
+	if acquire {
+		for _, w := range y {
+			if slices.Contains(visible, w) && !p.EverGood(w) {
+				out = append(out, []int32{w})
+			}
+		}
+		return out
+	}
+	var values []int64 // D_r, less the values no candidate of which is visible
+	for _, w := range y {
+		if v := p.Events[w].Value; !slices.Contains(values, v) && slices.Contains(visible, w) {
+			values = append(values, v)
+		}
+	}
+	slices.Sort(values)
+	for _, v := range values {
+		var good []int32
+		for _, w := range y {
+			if p.Events[w].Value == v {
+				good = append(good, w)
+			}
+		}
+		out = append(out, good)
+	}
+	return out
 }
 
 // extend is Extend (Section 5) of each of ns by the events evs, in order:
@@ -348,53 +481,152 @@ func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) 
 		for _, n := range ns {
 			k := n.clone()
 			i := k.add(s, tr, &e)
-			next = append(next, k.places(i)...)
+			next = append(next, s.places(k, i)...)
 		}
 		ns = next
 	}
 	out := ns[:0]
 	for _, n := range ns {
-		c, ok, err := apo.Closure(n.P)
-		s.sink.Extra("closures", 1)
-		if err != nil || !ok {
-			s.sink.Extra("closures_bottom", 1)
-			continue
+		if ok, err := s.realize(n); err != nil {
+			s.stopErr(err)
+			return nil
+		} else if ok {
+			out = append(out, n)
 		}
-		n.P = c
-		out = append(out, n)
 	}
 	return out
 }
 
-// places returns n with its event i ordered with every conflicting leaf
-// event, one node per consistent choice (n itself if i is a root or local
-// event or has nothing to order).
-func (n *vcNode) places(i int32) []*vcNode {
+// places returns n with its leaf event i ordered with the conflicting leaf
+// events that orderPair asks for, one node per consistent choice (Extend,
+// Section 5), reads before writes: the reads decide what is observable. It
+// returns n itself if i is a root or local event or has nothing to order.
+func (s *vcSearch) places(n *vcNode, i int32) []*vcNode {
 	if n.P.Part(i) == 1 || n.P.Events[i].Kind == apo.Local {
 		return []*vcNode{n}
 	}
+	return s.orderAll(n, []int32{i})
+}
+
+// orderGood orders each leaf write of fresh (good for a read for the
+// first time) with the conflicting leaf events orderPair asks for.
+func (s *vcSearch) orderGood(n *vcNode, fresh []int32) []*vcNode {
+	return s.orderAll(n, fresh)
+}
+
+// orderAll orders each event of es with the conflicting leaf events
+// orderPair asks for, reads first.
+func (s *vcSearch) orderAll(n *vcNode, es []int32) []*vcNode {
 	ns := []*vcNode{n}
-	for c := range int32(n.P.Len()) {
-		if c == i || n.P.Part(c) != 2 || !n.P.Conflict(c, i) { // n itself may be ordered below: ask each
-			continue
-		}
-		var next []*vcNode
-		for _, m := range ns {
-			if m.P.Before(c, i) || m.P.Before(i, c) {
-				next = append(next, m)
-				continue
-			}
-			m2 := m.clone()
-			if m.P.Order(c, i) {
-				next = append(next, m)
-			}
-			if m2.P.Order(i, c) {
-				next = append(next, m2)
+	for _, reads := range []bool{true, false} {
+		for _, i := range es {
+			for c := range int32(n.P.Len()) {
+				if c == i || n.P.Part(c) != 2 || !n.P.Conflict(c, i) { // n itself may be ordered below: ask each
+					continue
+				}
+				if rw := n.P.Events[c].Kind == apo.Read || n.P.Events[i].Kind == apo.Read; rw == reads {
+					ns = s.branch(ns, c, i)
+				}
 			}
 		}
-		ns = next
 	}
 	return ns
+}
+
+// branch returns each node of ns with a and b ordered, both ways where
+// both are consistent (a node where they are ordered already, or where
+// orderPair declines, as it is).
+func (s *vcSearch) branch(ns []*vcNode, a, b int32) []*vcNode {
+	var next []*vcNode
+	for _, m := range ns {
+		if m.P.Before(a, b) || m.P.Before(b, a) || !s.orderPair(m.P, a, b) {
+			next = append(next, m)
+			continue
+		}
+		m2 := m.clone()
+		if m.P.Order(a, b) {
+			next = append(next, m)
+		}
+		if m2.P.Order(b, a) {
+			next = append(next, m2)
+		}
+	}
+	return next
+}
+
+// orderPair reports whether two unordered conflicting leaf events are
+// ordered (Extend's "every ordering"). Section 6, implementation detail 3,
+// leaves two writes unordered if both are never-good (a good write of no
+// read) or one is unobservable (no linearization lets a read observe it);
+// apo.Observable (good for a read and visible to it) implies ever-good, so
+// two writes are ordered only if both are observable. We take the rule to
+// a read and a write too: they are ordered only if the write is
+// observable. The relaxation holds until a read makes a write good
+// (orderGood); whatever it leaves unordered, realize decides exactly.
+func (s *vcSearch) orderPair(p *apo.APO, a, b int32) bool {
+	if s.strict {
+		return true
+	}
+	ka, kb := p.Events[a].Kind, p.Events[b].Kind
+	if ka == apo.Write && kb == apo.Write && p.SameReaders(a, b) {
+		return false
+	}
+	return (ka == apo.Read || p.Observable(a)) && (kb == apo.Read || p.Observable(b))
+}
+
+// stopErr stops the search at an error of realize: a timeout or
+// cancellation as such, anything else as an internal error.
+func (s *vcSearch) stopErr(err error) {
+	if s.ctx.Err() != nil {
+		s.sink.Stop(explore.StopReason(s.ctx), false)
+		return
+	}
+	s.sink.Stop("vc: internal error: "+err.Error(), false)
+}
+
+// realize makes n.P realizable or reports that it is not: RelaxedClosure
+// (Closure, Algorithm 1, when every conflicting leaf pair is ordered), the
+// witness of Lemma 4.1 if it is one, and else the instance of
+// apo.ToInstance decided by VerifySC (seed 000 Algorithm 1), exact where
+// the relaxation left leaf writes unordered. It sets n.lin.
+func (s *vcSearch) realize(n *vcNode) (bool, error) {
+	s.sink.Extra("closures", 1)
+	q, ok, err := apo.RelaxedClosure(n.P)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		s.sink.Extra("closures_bottom", 1)
+		return false, nil
+	}
+	lin := apo.Witness(q)
+	if apo.Linearizes(q, lin) != nil {
+		if q.Strict() {
+			return false, fmt.Errorf("the witness of Lemma 4.1 is not one: %v", apo.Linearizes(q, lin))
+		}
+		s.sink.Extra("exact_decisions", 1)
+		enc, err := apo.ToInstance(q, "vc")
+		if err != nil {
+			return false, err
+		}
+		enc.Inst.Guide = enc.WitnessOf(lin)
+		ans, err := (&VerifySC{}).Decide(s.ctx, enc.Inst)
+		if err != nil {
+			return false, err
+		}
+		if !ans.Sat {
+			s.sink.Extra("closures_bottom", 1)
+			return false, nil
+		}
+		if lin, err = enc.Linearization(ans.Witness); err == nil {
+			err = apo.Linearizes(q, lin)
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	n.P, n.lin = q, lin
+	return true, nil
 }
 
 // add appends program event e to n (after an initial write of its
@@ -407,12 +639,16 @@ func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
 	} else {
 		ev.Thread = int32(e.Thread) + 2 // 1 is the initial writes' thread
 	}
-	if e.Kind == program.Read || e.Kind == program.Write {
-		ev.Kind, ev.Loc, ev.Value = apo.Write, s.loc(e.Loc), e.Value
-		if e.Kind == program.Read {
-			ev.Kind = apo.Read
-		}
-		n.ensureInit(s, tr, e.Loc)
+	switch e.Kind {
+	case program.Read, program.Acquire: // Remark 4: an acquire reads its lock
+		ev.Kind, ev.Loc, ev.Value = apo.Read, s.loc(e), e.Value
+		n.ensureInit(s, tr, e)
+	case program.Write, program.Release: // and a release writes it
+		ev.Kind, ev.Loc, ev.Value = apo.Write, s.loc(e), e.Value
+		n.ensureInit(s, tr, e)
+	}
+	if e.Kind.IsLock() {
+		ev.Value = 0 // every release writes the same value: good writes are chosen by identity
 	}
 	first := !slices.ContainsFunc(n.ids, func(id program.EventID) bool { return id.Thread == e.Thread })
 	i := n.P.Append(ev)
@@ -442,14 +678,19 @@ func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
 	return i
 }
 
-// ensureInit adds the initial write of l to n if it has none: a write of
-// the virtual leaf thread 1 before the first event of every thread.
-func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, l program.Loc) {
-	loc := s.loc(l)
+// ensureInit adds the initial write of e's location (or lock: the initial
+// release) to n if it has none: a write of the virtual leaf thread 1 before
+// the first event of every thread.
+func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, e *program.Event) {
+	loc := s.loc(e)
 	if _, ok := n.init[loc]; ok {
 		return
 	}
-	w := n.P.Append(apo.Event{Thread: 1, Kind: apo.Write, Loc: loc, Value: tr.InitValue(l)})
+	v := int64(0)
+	if !e.Kind.IsLock() {
+		v = tr.InitValue(e.Loc)
+	}
+	w := n.P.Append(apo.Event{Thread: 1, Kind: apo.Write, Loc: loc, Value: v})
 	n.init[loc] = w
 	n.ids = append(n.ids, program.EventID{Thread: -1, Index: loc})
 	firsts := map[int32]bool{1: true}
@@ -462,7 +703,7 @@ func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, l program.Loc) {
 }
 
 func (n *vcNode) clone() *vcNode {
-	k := &vcNode{P: n.P.Clone(), ids: slices.Clip(n.ids), at: make(map[program.EventID]int32, len(n.at)+4), init: make(map[int32]int32, len(n.init)+1)}
+	k := &vcNode{P: n.P.Clone(), lin: n.lin, ids: slices.Clip(n.ids), at: make(map[program.EventID]int32, len(n.at)+4), init: make(map[int32]int32, len(n.init)+1)}
 	for id, i := range n.at {
 		k.at[id] = i
 	}
@@ -472,8 +713,15 @@ func (n *vcNode) clone() *vcNode {
 	return k
 }
 
-// loc returns the dense number of l.
-func (s *vcSearch) loc(l program.Loc) int32 {
+// vcLoc is a location or a lock of the program.
+type vcLoc struct {
+	loc  program.Loc
+	lock bool
+}
+
+// loc returns the dense number of e's location or lock.
+func (s *vcSearch) loc(e *program.Event) int32 {
+	l := vcLoc{e.Loc, e.Kind.IsLock()}
 	if i, ok := s.locs[l]; ok {
 		return i
 	}

@@ -142,9 +142,6 @@ func TestBlockedExecutions(t *testing.T) {
 	var cases []cliCase
 	for _, algo := range []string{"mcr", "mcr-seeds", "rf", "rvf", "vc", "dfs"} {
 		for _, f := range []string{"assume_await.c", "assume_stuck.c", "assume_locked.c"} {
-			if algo == "vc" && f == "assume_locked.c" {
-				continue // a mutex: vc refuses it (TestRegistryRefusals)
-			}
 			cases = append(cases, cliCase{[]string{"check", td + f, "--algo", algo, "--keep-going", "--validate"}, exitFinding,
 				"validation: OK"})
 		}
@@ -159,7 +156,7 @@ func TestBlockedExecutions(t *testing.T) {
 func TestRegistryRefusals(t *testing.T) {
 	lz := td + "lastzero.c"
 	runCLICases(t, []cliCase{
-		{[]string{"check", td + "locked_counter.c", "--algo", "vc"}, exitIncomplete, "vc does not support mutexes"},
+		{[]string{"check", td + "cas_counter.c", "--algo", "vc"}, exitIncomplete, "vc does not support compare-and-swap"},
 		{[]string{"check", lz, "--mm", "tso"}, exitBadInput, "does not explore under --mm tso"},
 		{[]string{"check", lz, "--mm", "arm"}, exitBadInput, "unknown memory model"},
 		{[]string{"check", lz, "--algo", "rf", "--decider", "z3"}, exitBadInput, "asks no decider queries"},

@@ -51,6 +51,28 @@ func ClosureSteps(p *APO) (*APO, []Insertion, bool, error) {
 	}
 	q := p.Clone()
 	var steps []Insertion
+	ok, err := q.fixpoint(func(r int32) (int32, int32, bool, error) {
+		s, ok, err := q.repair(r)
+		if err != nil || !ok {
+			return 0, 0, false, err
+		}
+		if s.Rule == 0 {
+			return -1, -1, true, nil
+		}
+		steps = append(steps, s)
+		return s.From, s.To, true, nil
+	})
+	if err != nil || !ok {
+		return nil, steps, false, err
+	}
+	return q, steps, true, nil
+}
+
+// fixpoint asks step for one ordering per read, read after read, and
+// inserts it, until a round inserts none (true) or step reports ⊥ (false,
+// or its error) or an insertion closes a cycle (⊥). step returns from = -1
+// when the read needs no ordering.
+func (q *APO) fixpoint(step func(r int32) (int32, int32, bool, error)) (bool, error) {
 	for {
 		changed := false
 		for i := range q.Events {
@@ -58,24 +80,20 @@ func ClosureSteps(p *APO) (*APO, []Insertion, bool, error) {
 			if q.Events[r].Kind != Read {
 				continue
 			}
-			s, ok, err := q.repair(r)
-			if err != nil {
-				return nil, steps, false, err
+			from, to, ok, err := step(r)
+			if err != nil || !ok {
+				return false, err
 			}
-			if !ok {
-				return nil, steps, false, nil
-			}
-			if s.Rule == 0 {
+			if from < 0 {
 				continue
 			}
-			steps = append(steps, s)
-			if !q.order.Add(s.From, s.To) {
-				return nil, steps, false, nil // a cycle: ⊥
+			if !q.order.Add(from, to) {
+				return false, nil // a cycle: ⊥
 			}
 			changed = true
 		}
 		if !changed {
-			return q, steps, true, nil
+			return true, nil
 		}
 	}
 }
@@ -116,21 +134,21 @@ func (q *APO) Visible(r int32) []int32 {
 	ws := q.writes[q.Events[r].Loc]
 	var out []int32
 	for _, w := range ws {
-		if q.Before(r, w) {
-			continue
-		}
-		hidden := false
-		for _, w2 := range ws {
-			if q.Before(w, w2) && q.Before(w2, r) {
-				hidden = true
-				break
-			}
-		}
-		if !hidden {
+		if !q.Before(r, w) && !q.hidden(w, r) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// hidden reports whether some write w' on w's location has w < w' < r.
+func (q *APO) hidden(w, r int32) bool {
+	for _, w2 := range q.writes[q.Events[w].Loc] {
+		if q.Before(w, w2) && q.Before(w2, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // isMin and isMax report whether w is minimal (maximal) in Q|vis.

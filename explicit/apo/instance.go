@@ -35,9 +35,11 @@ type Encoding struct {
 }
 
 // ToInstance returns p as a good-writes SC instance (the header comment
-// says how). p must pass Check; the error is Check's or NewInstance's.
+// says how). p must pass CheckRelaxed (conflicting leaf events may be
+// unordered: the instance asks the same question); the error is
+// CheckRelaxed's or NewInstance's.
 func ToInstance(p *APO, name string) (*Encoding, error) {
-	if err := p.Check(); err != nil {
+	if err := p.CheckRelaxed(); err != nil {
 		return nil, err
 	}
 	n := p.Len()

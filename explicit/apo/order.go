@@ -6,7 +6,8 @@ package apo
 import "slices"
 
 // Order is a strict partial order over 0..n-1, transitively closed:
-// succ[a*words:(a+1)*words] is the bitset of the b with a < b.
+// succ[a*words:(a+1)*words] is the bitset of the b with a < b. The rows
+// have room for words*64 elements, so that Grow is amortized O(n/64).
 type Order struct {
 	n, words int
 	succ     []uint64
@@ -53,13 +54,21 @@ func (o *Order) Clone() *Order {
 	return &c
 }
 
-// Grow returns the order over n >= o's elements that has o's pairs (o
-// itself if n is its size).
+// Grow returns the order over n >= o's elements that has o's pairs. It
+// may reuse o's storage (then o must not be used again): while the rows
+// have room, it only appends empty rows (amortized O(n/64) per element,
+// where a copy would make n appends O(n^3/64)).
 func (o *Order) Grow(n int) *Order {
 	if n == o.n {
 		return o
 	}
-	g := NewOrder(n)
+	if n <= o.words*64 {
+		o.succ = append(o.succ, make([]uint64, (n-o.n)*o.words)...)
+		o.n = n
+		return o
+	}
+	g := &Order{n: n, words: max(2*o.words, (n+63)/64)}
+	g.succ = make([]uint64, n*g.words, n*g.words+n*g.words/2)
 	for a := range o.n {
 		copy(g.succ[a*g.words:], o.succ[a*o.words:(a+1)*o.words])
 	}

@@ -32,13 +32,13 @@ func Realize(p *APO) ([]int32, bool, error) {
 // for the e1 < e2 that Q' added, which its condition excludes.
 func Witness(q *APO) []int32 {
 	n := q.Len()
-	indeg := make([]int, n)
-	succ := make([][]int32, n)
-	for a := range n {
-		for b := range n {
-			x, y := int32(a), int32(b)
-			if x != y && (q.Before(x, y) || q.Part(x) == 1 && q.Part(y) == 2 && !q.Before(y, x)) {
-				succ[a] = append(succ[a], y)
+	edge := func(x, y int32) bool {
+		return x != y && (q.Before(x, y) || q.Part(x) == 1 && q.Part(y) == 2 && !q.Before(y, x))
+	}
+	indeg := make([]int32, n)
+	for a := range int32(n) {
+		for b := range int32(n) {
+			if edge(a, b) {
 				indeg[b]++
 			}
 		}
@@ -55,9 +55,11 @@ func Witness(q *APO) []int32 {
 		e := ready[k]
 		ready = slices.Delete(ready, k, k+1)
 		out = append(out, e)
-		for _, f := range succ[e] {
-			if indeg[f]--; indeg[f] == 0 {
-				ready = append(ready, f)
+		for f := range int32(n) {
+			if edge(e, f) {
+				if indeg[f]--; indeg[f] == 0 {
+					ready = append(ready, f)
+				}
 			}
 		}
 	}

@@ -55,7 +55,7 @@ func TestEveryAlgorithmAgainstDFS(t *testing.T) {
 }
 
 // refused reports whether a refused a construct of the program, saying
-// so (vc: mutexes, RMW, CAS); the result must then be incomplete.
+// so (vc: RMW, CAS, failed trylocks); the result must then be incomplete.
 func refused(a *explore.Algorithm, res *explore.Result) bool {
 	return a.Name == "vc" && !res.Stats.Complete && strings.Contains(res.Stats.Stopped, "vc does not support")
 }
