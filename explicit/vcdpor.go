@@ -49,8 +49,8 @@ package explicit
 // the critical section it follows (its candidates, as for reads, the
 // releases the CHB map leaves it); two acquires never follow the same
 // release, which is mutual exclusion; critical sections are ordered by the
-// partial order like any other read and write. A failed trylock
-// (LockFail) stops the search, incomplete, named, as rf and rvf do.
+// partial order like any other read and write. A trylock, failed or
+// successful, stops the search, incomplete, named, as rf and rvf do.
 //
 // Not supported, refused with the construct named (the search stops,
 // incomplete): read-modify-writes and CAS. Races are read off the leaves as
@@ -246,8 +246,9 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 func vcUnsupported(e *program.Event) string {
 	what := ""
 	switch {
-	case e.Kind == program.LockFail:
-		return fmt.Sprintf("vc does not support failed trylocks (the other outcome of a trylock is not explored): %s at line %s; use --algo dfs", e.Kind, e.Pos)
+	case e.Kind == program.LockFail || e.Kind == program.Acquire && e.Is(program.Try):
+		// a successful one too: its failure is never asked for either
+		return fmt.Sprintf("vc does not support trylocks (the other outcome of a trylock is not explored): %s at line %s; use --algo dfs", e.Kind, e.Pos)
 	case e.Is(program.CAS):
 		what = "compare-and-swap"
 	case e.Is(program.RMW) || e.Is(program.RMWWrite):
