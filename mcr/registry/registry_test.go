@@ -183,3 +183,41 @@ func TestSpuriousWakeups(t *testing.T) {
 		}
 	}
 }
+
+// TestStepLimitCutsOneThread: a thread whose local loop never reaches an
+// event is cut at the step limit, and only it: the other thread's racing
+// write still runs, and every algorithm finds the race (rvf and mcr cut
+// the whole execution and missed it, before session 10).
+func TestStepLimitCutsOneThread(t *testing.T) {
+	src := `#include <pthread.h>
+int g;
+pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+	pthread_mutex_lock(&b); g = 1; pthread_mutex_unlock(&b);
+	for (int i = 0; ; i++) ;
+	return 0;
+}
+int main(void) {
+	pthread_t t;
+	pthread_create(&t, 0, worker, 0);
+	pthread_mutex_lock(&a); g = 2; pthread_mutex_unlock(&a);
+	pthread_join(t, 0);
+	return 0;
+}`
+	p, err := cfront.LoadSource("steps.c", []byte(src), cfront.Options{StepLimit: 10000, NoSpinAwait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range registry.Algorithms() {
+		if a.Run == nil {
+			continue
+		}
+		res := a.Run(context.Background(), p, explore.Options{KeepGoing: true}, explore.Config{Workers: 1})
+		if refused(a, res) {
+			continue
+		}
+		if len(res.Findings) != 1 || res.Findings[0].Kind != explore.KindRace || res.Stats.Complete {
+			t.Errorf("%s: %d findings, complete %v (%s): want the race, incomplete", a.Name, len(res.Findings), res.Stats.Complete, res.Stats.Stopped)
+		}
+	}
+}

@@ -29,9 +29,10 @@ func (x *execution) run(th *thread) {
 			return
 		}
 		if steps > x.p.stepLimit {
-			x.over = true
-			x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: code[th.pc].pos,
-				Message: fmt.Sprintf("local computation did not reach an event within %d steps (infinite loop?)", x.p.stepLimit)}
+			// Only this thread is cut (as at the event bound): the others
+			// run on, so that what they do meanwhile (a race with what
+			// this thread did before its endless loop) is explored.
+			x.cut(th, fmt.Sprintf("thread T%s: local computation did not reach an event within %d steps (infinite loop?)", th.name, x.p.stepLimit))
 			return
 		}
 		in := &code[th.pc]
