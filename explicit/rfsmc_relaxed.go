@@ -41,11 +41,11 @@ import (
 
 // relaxedSMC is the state of one RF-SMC search under TSO or PSO.
 type relaxedSMC struct {
-	ctx    context.Context
-	p      program.Program
-	rec    *explore.Recorder
-	opts   explore.Options
-	decide func(context.Context, *program.Instance) (program.Witness, bool, error)
+	ctx  context.Context
+	p    program.Program
+	rec  *explore.Recorder
+	opts explore.Options
+	cfg  RelaxedConfig
 	// racy: an explored trace has two conflicting accesses, not both
 	// atomic, of different threads: a race is possible, and this search
 	// does not decide races yet
@@ -70,14 +70,44 @@ type relaxedSet struct {
 	seen map[string]bool // (τ', RF') already proposed (line 17)
 }
 
+// RelaxedConfig configures RFSMCRelaxedWith.
+type RelaxedConfig struct {
+	// Name is the algorithm name of the result ("" : "rf").
+	Name string
+	// Decider decides the reads-from instances of the mutations (line
+	// 18) under the search's model; nil means VerifyTSO or VerifyPSO. An
+	// error from it stops the search (incomplete), so wrap a decider that
+	// may give up (Z3) in a program.Fallback.
+	Decider program.Decider
+	// Queries names the counter of decided instances ("" :
+	// "witness_queries").
+	Queries string
+	// OnWitness, if set, sees every mutation instance that has a witness,
+	// and the witness (for --dump-instances).
+	OnWitness func(inst *program.Instance, w program.Witness)
+}
+
 // RFSMCRelaxed explores p, whose executions run under TSO or PSO
-// (cfront.Program.SetModel), with RF-SMC (seed 004 Algorithm 3).
+// (cfront.Program.SetModel), with RF-SMC (seed 004 Algorithm 3), deciding
+// the mutations with VerifyTSO or VerifyPSO.
 func RFSMCRelaxed(ctx context.Context, p program.Program, opts explore.Options, m program.MemoryModel) *explore.Result {
-	s := &relaxedSMC{ctx: ctx, p: p, rec: explore.NewRecorder("rf", opts), opts: opts, schedules: map[string]*relaxedSet{}}
-	s.decide = (&VerifyTSO{}).decide
-	if m == program.PSO {
-		s.decide = (&VerifyPSO{}).decide
+	return RFSMCRelaxedWith(ctx, p, opts, m, RelaxedConfig{})
+}
+
+// RFSMCRelaxedWith is RFSMCRelaxed with the decider, the result's name and
+// a witness hook of cfg: the search of `--algo mcr --mm tso|pso`, whose
+// mutation instances Z3, the explicit deciders or both (compared) decide.
+func RFSMCRelaxedWith(ctx context.Context, p program.Program, opts explore.Options, m program.MemoryModel, cfg RelaxedConfig) *explore.Result {
+	if cfg.Name == "" {
+		cfg.Name = "rf"
 	}
+	if cfg.Queries == "" {
+		cfg.Queries = "witness_queries"
+	}
+	if cfg.Decider == nil {
+		cfg.Decider = RelaxedDecider(m)
+	}
+	s := &relaxedSMC{ctx: ctx, p: p, rec: explore.NewRecorder(cfg.Name, opts), opts: opts, cfg: cfg, schedules: map[string]*relaxedSet{}}
 	if b, ok := p.Start().(program.Buffered); !ok || b.Model() != m {
 		s.rec.Stop(fmt.Sprintf("the program does not execute under %s (set its memory model first: cfront.Program.SetModel)", m))
 		return s.rec.Result()
@@ -86,9 +116,18 @@ func RFSMCRelaxed(ctx context.Context, p program.Program, opts explore.Options, 
 	if s.racy {
 		// Every class is explored and a class fixes the event set, so
 		// without such a pair in any explored trace no execution races.
-		s.rec.Stop("data races are not checked by --algo rf under TSO/PSO yet, and the program has conflicting non-atomic accesses (use --algo dfs)")
+		s.rec.Stop(fmt.Sprintf("data races are not checked by --algo %s under TSO/PSO yet, and the program has conflicting non-atomic accesses (use --algo dfs)", cfg.Name))
 	}
 	return s.rec.Result()
+}
+
+// RelaxedDecider returns the explicit decider of reads-from instances
+// under m: VerifyTSO (seed 004 Algorithm 1) or VerifyPSO (Algorithm 2).
+func RelaxedDecider(m program.MemoryModel) program.Decider {
+	if m == program.PSO {
+		return &VerifyPSO{}
+	}
+	return &VerifyTSO{}
 }
 
 // conflicting reports whether tr has two conflicting accesses of
@@ -305,18 +344,26 @@ func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.Ev
 		return true
 	}
 	// line 18
-	wit, ok, err := s.decide(s.ctx, inst)
+	ans, err := s.cfg.Decider.Decide(s.ctx, inst)
 	if err != nil {
-		s.rec.Stop(explore.StopReason(s.ctx))
+		if s.ctx.Err() == nil {
+			s.rec.Stop(fmt.Sprintf("decider %s failed: %v", s.cfg.Decider.Name(), err))
+		} else {
+			s.rec.Stop(explore.StopReason(s.ctx))
+		}
 		return true
 	}
-	s.rec.Extra("witness_queries", 1)
-	if !ok {
+	s.rec.Extra(s.cfg.Queries, 1)
+	if !ans.Sat {
 		return false
 	}
+	wit := ans.Witness
 	if err := program.ValidateWitness(inst, wit); err != nil {
 		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a witness fails validation: %v", err))
 		return true
+	}
+	if s.cfg.OnWitness != nil {
+		s.cfg.OnWitness(inst, wit)
 	}
 	// lines 20-21
 	mrk2 := map[program.EventID]bool{}
