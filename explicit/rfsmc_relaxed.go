@@ -25,9 +25,8 @@ package explicit
 // executions, or end with a thread waiting for a lock (the blocked-acquire
 // rule of Section 7 is not carried over) are not explored past them; the
 // search stops there, incomplete, naming the construct (dfs explores
-// them). Data races are not decided: a program with conflicting
-// non-atomic accesses that must-happen-before leaves unordered gets an
-// incomplete result that says so.
+// them). Data races are decided on every explored trace
+// (rfsmc_relaxed_race.go).
 
 import (
 	"context"
@@ -46,10 +45,8 @@ type relaxedSMC struct {
 	rec  *explore.Recorder
 	opts explore.Options
 	cfg  RelaxedConfig
-	// racy: an explored trace has two conflicting accesses, not both
-	// atomic, of different threads: a race is possible, and this search
-	// does not decide races yet
-	racy      bool
+	raced     map[string]bool // the keys of the races reported (explore.Finding.Key)
+	raceCache raceCache
 	schedules map[string]*relaxedSet // schedules(pre_τ̃(r)), keyed by the prefix
 }
 
@@ -107,17 +104,13 @@ func RFSMCRelaxedWith(ctx context.Context, p program.Program, opts explore.Optio
 	if cfg.Decider == nil {
 		cfg.Decider = RelaxedDecider(m)
 	}
-	s := &relaxedSMC{ctx: ctx, p: p, rec: explore.NewRecorder(cfg.Name, opts), opts: opts, cfg: cfg, schedules: map[string]*relaxedSet{}}
+	s := &relaxedSMC{ctx: ctx, p: p, rec: explore.NewRecorder(cfg.Name, opts), opts: opts, cfg: cfg, schedules: map[string]*relaxedSet{},
+		raced: map[string]bool{}, raceCache: raceCache{}}
 	if b, ok := p.Start().(program.Buffered); !ok || b.Model() != m {
 		s.rec.Stop(fmt.Sprintf("the program does not execute under %s (set its memory model first: cfront.Program.SetModel)", m))
 		return s.rec.Result()
 	}
 	s.call(nil, nil, nil, program.EventID{Index: -1})
-	if s.racy {
-		// Every class is explored and a class fixes the event set, so
-		// without such a pair in any explored trace no execution races.
-		s.rec.Stop(fmt.Sprintf("data races are not checked by --algo %s under TSO/PSO yet, and the program has conflicting non-atomic accesses (use --algo dfs)", cfg.Name))
-	}
 	return s.rec.Result()
 }
 
@@ -128,35 +121,6 @@ func RelaxedDecider(m program.MemoryModel) program.Decider {
 		return &VerifyPSO{}
 	}
 	return &VerifyTSO{}
-}
-
-// conflicting reports whether tr has two conflicting accesses of
-// different threads, not both atomic (program.Conflicts), that
-// must-happen-before (program order, fork, join) does not order: only
-// such a pair can race, in this class or another with the same events.
-func conflicting(tr *program.Trace) bool {
-	sub := *tr
-	sub.Model, sub.Events = program.SC, nil
-	for _, e := range tr.Events {
-		if e.Kind != program.Flush {
-			sub.Events = append(sub.Events, e)
-		}
-	}
-	mhb := program.NewTraceIndex(&sub).Clocks(0)
-	byLoc := map[program.Loc][]int{}
-	for i := range sub.Events {
-		e := &sub.Events[i]
-		if !e.Kind.IsAccess() {
-			continue
-		}
-		for _, j := range byLoc[e.Loc] {
-			if program.Conflicts(e, &sub.Events[j]) && !mhb.Ordered(j, i) {
-				return true
-			}
-		}
-		byLoc[e.Loc] = append(byLoc[e.Loc], i)
-	}
-	return false
 }
 
 // relaxedTrace is σ̃ with what the algorithm asks of it.
@@ -188,10 +152,10 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 	if s.rec.Execution(x) {
 		return true
 	}
-	if !s.racy && s.opts.Reports(explore.KindRace) && conflicting(x.Trace()) {
-		s.racy = true
-	}
 	t := indexRelaxed(x.Trace())
+	if s.opts.Reports(explore.KindRace) && s.races(t) { // rfsmc_relaxed_race.go
+		return true
+	}
 	// line 2: τ̃ = τ ∘ thread events of σ̂
 	tauT := slices.Clone(tau)
 	var ext []program.EventID
@@ -346,11 +310,7 @@ func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.Ev
 	// line 18
 	ans, err := s.cfg.Decider.Decide(s.ctx, inst)
 	if err != nil {
-		if s.ctx.Err() == nil {
-			s.rec.Stop(fmt.Sprintf("decider %s failed: %v", s.cfg.Decider.Name(), err))
-		} else {
-			s.rec.Stop(explore.StopReason(s.ctx))
-		}
+		s.stopOn(err)
 		return true
 	}
 	s.rec.Extra(s.cfg.Queries, 1)
@@ -377,15 +337,18 @@ func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.Ev
 			mrk2[e] = true
 		}
 	}
-	sigma := make(program.Schedule, len(wit))
-	for i, st := range wit {
-		sigma[i] = st.Event
-		if st.Flush {
-			sigma[i] = program.FlushOf(st.Event)
-		}
-	}
-	set.list = append(set.list, relaxedSched{tau: tau2, sigma: sigma, mrk: mrk2, head: r})
+	set.list = append(set.list, relaxedSched{tau: tau2, sigma: witnessSchedule(wit), mrk: mrk2, head: r})
 	return false
+}
+
+// stopOn stops the search on a decider's error: the context's end, or
+// the decider's failure.
+func (s *relaxedSMC) stopOn(err error) {
+	if s.ctx.Err() == nil {
+		s.rec.Stop(fmt.Sprintf("decider %s failed: %v", s.cfg.Decider.Name(), err))
+		return
+	}
+	s.rec.Stop(explore.StopReason(s.ctx))
 }
 
 // unsupportedRelaxed says why x is outside this slice, or "".

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -14,11 +15,32 @@ import (
 	"mcr/program/cfront"
 	"mcr/program/explore"
 	"mcr/program/randprog"
+	"mcr/program/randprog/randtest"
 )
 
-// relaxedKinds are the findings compared under TSO/PSO: races are not
-// decided there (TestRelaxedRaces).
-var relaxedKinds = []string{explore.KindAssertion, explore.KindDeadlock, explore.KindNullDereference, explore.KindRuntimeError}
+// findingKeys lists res's findings by kind and source locations, sorted.
+func findingKeys(res *explore.Result) []string {
+	var out []string
+	for i := range res.Findings {
+		out = append(out, res.Findings[i].Key())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// replayRaces checks that every race finding of res replays under p: its
+// schedule runs, each step enabled when it comes.
+func replayRaces(t *testing.T, label string, p program.Program, res *explore.Result) {
+	t.Helper()
+	for _, f := range res.Findings {
+		if f.Kind != explore.KindRace {
+			continue
+		}
+		if _, err := program.Replay(randtest.Fresh(p), f.Schedule); err != nil {
+			t.Errorf("%s: race %s does not replay: %v", label, f.Message, err)
+		}
+	}
+}
 
 // relaxedAgainstDFS runs dfs, rf and mcr (on the deciders named) on src
 // under m and checks that mcr is complete, reaches dfs's outcomes and
@@ -40,7 +62,7 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	n := 0
-	d := explore.DFS(ctx, load(), explore.Options{KeepGoing: true, Kinds: relaxedKinds, Observe: func(program.Execution) {
+	d := explore.DFS(ctx, load(), explore.Options{KeepGoing: true, Observe: func(program.Execution) {
 		if n++; n >= limit {
 			cancel()
 		}
@@ -48,7 +70,7 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 	if !d.Stats.Complete {
 		return false
 	}
-	opts := explore.Options{KeepGoing: true, Kinds: relaxedKinds, Validate: true}
+	opts := explore.Options{KeepGoing: true, Validate: true}
 	rf := explicit.RFSMCRelaxed(context.Background(), load(), opts, m)
 	res := mcr.MCR.Run(context.Background(), load(), opts, explore.Config{Model: m, Decider: decider, Workers: 1})
 	label := fmt.Sprintf("%s %v under %s (decider %s)", name, defines, m, decider)
@@ -57,13 +79,17 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 		t.Errorf("%s: mcr incomplete: %s", label, s.Stopped)
 		return true
 	}
-	if s.Outcomes != d.Stats.Outcomes || !reflect.DeepEqual(res.FindingKinds(), d.FindingKinds()) {
-		t.Errorf("%s: mcr %d outcomes %v, dfs %d outcomes %v", label, s.Outcomes, res.FindingKinds(), d.Stats.Outcomes, d.FindingKinds())
+	if s.Outcomes != d.Stats.Outcomes || !reflect.DeepEqual(findingKeys(res), findingKeys(d)) {
+		t.Errorf("%s: mcr %d outcomes %v, dfs %d outcomes %v", label, s.Outcomes, findingKeys(res), d.Stats.Outcomes, findingKeys(d))
 	}
+	if !reflect.DeepEqual(findingKeys(rf), findingKeys(d)) {
+		t.Errorf("%s: rf finds %v, dfs %v", label, findingKeys(rf), findingKeys(d))
+	}
+	replayRaces(t, label, load(), res)
 	if s.Executions != rf.Stats.Executions || s.Executions != d.Stats.RFClasses || s.RFClasses != s.Executions {
 		t.Errorf("%s: mcr %d executions (%d classes), rf %d, dfs sees %d reads-from classes", label, s.Executions, s.RFClasses, rf.Stats.Executions, d.Stats.RFClasses)
 	}
-	if decider == "both" && (s.Extra["crosscheck_disagreements"] != 0 || s.Extra["crosscheck_invalid"] != 0 || s.Extra["crosscheck_queries"] != s.Extra["seed_queries"]) {
+	if decider == "both" && (s.Extra["crosscheck_disagreements"] != 0 || s.Extra["crosscheck_invalid"] != 0 || s.Extra["crosscheck_queries"] != s.Extra["seed_queries"]+s.Extra["race_queries"]) {
 		t.Errorf("%s: deciders: %v", label, s.Extra)
 	}
 	return true
@@ -116,9 +142,9 @@ func TestRelaxedRandom(t *testing.T) {
 	t.Logf("%d programs, %d (program, model) pairs compared with dfs", n, compared)
 }
 
-// TestRelaxedRaces: under TSO/PSO mcr does not decide races yet; a
-// program with conflicting non-atomic accesses gives an incomplete result
-// that says so, never a silently complete one.
+// TestRelaxedRaces: under TSO and PSO mcr and rf find forward.c's races
+// (a read of x against T0's memory-writes of x, as dfs) and their
+// schedules replay; without races reported no race query is asked.
 func TestRelaxedRaces(t *testing.T) {
 	p, err := cfront.Load("../testdata/c/mm/forward.c", cfront.Options{})
 	if err != nil {
@@ -129,9 +155,14 @@ func TestRelaxedRaces(t *testing.T) {
 		if err := q.SetModel(m); err != nil {
 			t.Fatal(err)
 		}
-		res := mcr.MCR.Run(context.Background(), q, explore.Options{KeepGoing: true}, explore.Config{Model: m, Decider: "explicit"})
-		if res.Stats.Complete {
-			t.Errorf("forward.c under %s: complete, but races are not checked", m)
+		res := mcr.MCR.Run(context.Background(), q.Fresh(), explore.Options{KeepGoing: true}, explore.Config{Model: m, Decider: "explicit"})
+		if !res.Stats.Complete || len(res.Findings) == 0 || res.Findings[0].Kind != explore.KindRace {
+			t.Errorf("forward.c under %s: complete %v (%s), findings %v", m, res.Stats.Complete, res.Stats.Stopped, findingKeys(res))
+		}
+		replayRaces(t, "forward.c under "+m.String(), q, res)
+		res = mcr.MCR.Run(context.Background(), q.Fresh(), explore.Options{KeepGoing: true, Kinds: []string{explore.KindAssertion}}, explore.Config{Model: m, Decider: "explicit"})
+		if res.Stats.Extra["race_queries"] != 0 {
+			t.Errorf("forward.c under %s: race queries asked though races are not reported", m)
 		}
 	}
 }
