@@ -40,11 +40,11 @@ import (
 
 // relaxedSMC is the state of one RF-SMC search under TSO or PSO.
 type relaxedSMC struct {
-	ctx  context.Context
-	p    program.Program
-	rec  *explore.Recorder
-	opts explore.Options
-	cfg  RelaxedConfig
+	ctx       context.Context
+	p         program.Program
+	rec       *explore.Recorder
+	opts      explore.Options
+	cfg       RelaxedConfig
 	raced     map[string]bool // the keys of the races reported (explore.Finding.Key)
 	raceCache raceCache
 	schedules map[string]*relaxedSet // schedules(pre_τ̃(r)), keyed by the prefix
