@@ -10,28 +10,35 @@ package explicit
 //
 // The query is seed 001's race query (001_aa53da3bf10d3f4e.txt Section
 // 3.3) turned into a reads-from instance of the model. For a read a and a
-// write b of trace σ̃ (or two writes), let X be the causal past P (program
-// order, fork, join, the sources of reads and acquires) of the events
-// before a and before b in their threads. The race exists in some
-// execution of σ̃'s class iff X contains neither a nor b and the instance
-// (X with all its memory-writes, every read with its σ̃ source) has a
-// witness W; then W, b (its buffer-write), a, flush b is the racing
-// schedule (W, a, b, flush a, flush b for two writes).
+// write b of trace σ̃ (or two writes a, b), the racing state has a pending
+// and b (both writes) executed but not flushed, at the head of its
+// buffer. Let X be the causal past P (program order, fork, join, the
+// sources of reads and acquires) of the events before a and of b (of a
+// and b). The writes of X that must still be buffered are held: b and the
+// writes after it in its buffer (TSO: its thread's later writes; PSO: its
+// thread's later writes to its location). The race exists in some
+// execution of σ̃'s class iff X does not hold a (a read), nothing in X
+// needs a held write in memory (another thread's read of it, a drain of
+// its thread after it: fence, lock operation, fork, join, RMW; a join of
+// its thread; a read of its thread that reads memory past it), and the
+// instance of X in which every held write and the reads of it go to a
+// location of their own, never read from memory, has a witness W. Then W
+// without the memory-writes of held writes, a, flush b (flush a, flush b)
+// is the racing schedule: no read of X sees a held write in memory, so
+// dropping their memory-writes changes no read; every other buffer is
+// empty, so a reads memory and b heads its buffer.
 //
-// If: after W every buffer is empty (a witness flushes every write), so
-// a reads memory; a and b are the next events of their threads (X has
-// exactly the events before them there, and by local determinism the same
-// events), and b's memory-write is at the head of its buffer once b runs.
 // Only if: a racing state is reached by a prefix Q; extend Q to a maximal
 // execution, whose class RF-SMC explores with the same events and
-// sources. Q holds X (the events before a and b, the sources of their
-// reads, recursively, and a's thread's writes to the location flushed), so
-// Q restricted to X, with the memory-writes still buffered flushed at the
-// end, is a witness: removing events keeps every read's source the last
-// memory-write of its location before it, and removed buffer-writes do not
-// change what a read of X forwards, since X holds its thread's earlier
-// events. Every class is explored, so every race is found; the instances
-// of pairs that share X are decided once (raceCache).
+// sources. Q holds X, and its held writes are unflushed in it, so nothing
+// in Q needs them in memory. Q restricted to X, with the memory-writes
+// still buffered flushed at the end (the held ones to their own
+// locations), is a witness: removing events keeps every read's source the
+// last memory-write of its location before it, and removed buffer-writes
+// do not change what a read of X forwards, since X holds its thread's
+// earlier events. Every class is explored, so every race is found; the
+// instances of pairs that share X and held writes are decided once
+// (raceCache).
 
 import (
 	"fmt"
@@ -100,24 +107,34 @@ func (s *relaxedSMC) races(t *relaxedTrace) bool {
 func (s *relaxedSMC) raceWitness(t *relaxedTrace, a, b *program.Event) (sched program.Schedule, ok, stop bool) {
 	none := program.EventID{Index: -1} // no read takes a new source
 	past := map[program.EventID]bool{}
-	for _, e := range []*program.Event{a, b} {
-		if e.Index > 0 {
-			t.causalPast(program.EventID{Thread: e.Thread, Index: e.Index - 1}, none, past)
-		} else if f, ok := t.fork[e.Thread]; ok {
-			t.causalPast(f, none, past)
-		}
+	heads := []*program.Event{b}
+	if a.Kind == program.Write {
+		heads = []*program.Event{a, b}
+		t.causalPast(a.ID(), none, past)
+	} else if a.Index > 0 {
+		t.causalPast(program.EventID{Thread: a.Thread, Index: a.Index - 1}, none, past)
+	} else if f, ok := t.fork[a.Thread]; ok {
+		t.causalPast(f, none, past)
 	}
-	if past[a.ID()] || past[b.ID()] {
-		return nil, false, false // one comes before the other in every execution
+	t.causalPast(b.ID(), none, past)
+	if a.Kind == program.Read && past[a.ID()] {
+		return nil, false, false // b needs a: never both pending
+	}
+	held, ok := t.heldWrites(past, heads)
+	if !ok {
+		return nil, false, false
 	}
 	x := make([]program.EventID, 0, len(past))
 	for id := range past {
 		x = append(x, id)
 	}
-	key := mutationKey(t, x, none, -1)
+	key := mutationKey(t, x, none, -1) + fmt.Sprint(heads[0].ID(), heads[len(heads)-1].ID())
 	wit, known := s.raceCache[key]
 	if !known {
 		inst, err := t.instance(x, none, -1)
+		if err == nil {
+			err = apart(inst, held)
+		}
 		if err != nil {
 			s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): race instance: %v", err))
 			return nil, false, true
@@ -143,11 +160,102 @@ func (s *relaxedSMC) raceWitness(t *relaxedTrace, a, b *program.Event) (sched pr
 	if wit == nil {
 		return nil, false, false
 	}
-	sched = witnessSchedule(wit)
-	if a.Kind == program.Read {
-		return append(sched, b.ID(), a.ID(), program.FlushOf(b.ID())), true, false
+	for _, st := range wit {
+		if !st.Flush || !held[st.Event] {
+			sched = append(sched, witnessSchedule(program.Witness{st})...)
+		}
 	}
-	return append(sched, a.ID(), b.ID(), program.FlushOf(a.ID()), program.FlushOf(b.ID())), true, false
+	if a.Kind == program.Read {
+		return append(sched, a.ID(), program.FlushOf(b.ID())), true, false
+	}
+	return append(sched, program.FlushOf(a.ID()), program.FlushOf(b.ID())), true, false
+}
+
+// heldWrites returns the writes of past that stay buffered when the
+// writes heads are unflushed at the heads of their buffers (see the file
+// comment), and false if something in past needs one of them in memory.
+func (t *relaxedTrace) heldWrites(past map[program.EventID]bool, heads []*program.Event) (map[program.EventID]bool, bool) {
+	held := map[program.EventID]bool{}
+	for _, h := range heads {
+		for i := h.Index; ; i++ {
+			id := program.EventID{Thread: h.Thread, Index: i}
+			if !past[id] {
+				break
+			}
+			e := &t.tr.Events[t.pos[id]]
+			switch {
+			case e.Kind == program.Fence || e.Kind == program.Acquire || e.Kind == program.Release ||
+				e.Kind == program.Fork || e.Kind == program.Join || e.Is(program.RMW) || e.Is(program.CAS):
+				return nil, false // drains the buffer
+			case e.Kind == program.Write && (t.tr.Model == program.TSO || e.Loc == h.Loc):
+				held[id] = true
+			}
+		}
+	}
+	for id := range past {
+		e := &t.tr.Events[t.pos[id]]
+		if e.Kind == program.Join {
+			for _, h := range heads {
+				if program.ThreadID(e.Value) == h.Thread {
+					return nil, false // waits for the held buffer to drain
+				}
+			}
+		}
+		if e.Kind != program.Read {
+			continue
+		}
+		src, own := t.src[id], false
+		if src >= 0 {
+			sid := t.tr.Events[src].ID()
+			if held[sid] && sid.Thread != id.Thread {
+				return nil, false // reads a held write from memory
+			}
+			own = held[sid]
+		}
+		if !own {
+			// a read of its own thread's location past a held write to it
+			// forwards that write (or a later one)
+			for w := range held {
+				if w.Thread == id.Thread && w.Index < id.Index && t.tr.Events[t.pos[w]].Loc == e.Loc {
+					return nil, false
+				}
+			}
+		}
+	}
+	return held, true
+}
+
+// apart moves the held writes of inst (and the reads that read them) to
+// locations of their own, one per held location, so that no other read
+// can read them from memory (see the file comment).
+func apart(inst *program.Instance, held map[program.EventID]bool) error {
+	moved := map[program.Loc]program.Loc{}
+	to := func(l program.Loc) program.Loc {
+		if m, ok := moved[l]; ok {
+			return m
+		}
+		m := program.Loc(len(inst.Locs))
+		inst.Locs = append(inst.Locs, inst.Locs[l]+"#held")
+		if inst.Init != nil {
+			inst.Init = append(inst.Init, inst.Init[l])
+		}
+		moved[l] = m
+		return m
+	}
+	for i := range inst.Events {
+		e := &inst.Events[i]
+		switch e.Kind {
+		case program.Write:
+			if held[e.ID()] {
+				e.Loc = to(e.Loc)
+			}
+		case program.Read:
+			if s := inst.Sources[i]; len(s) == 1 && s[0] >= 0 && held[inst.Events[s[0]].ID()] {
+				e.Loc = to(e.Loc)
+			}
+		}
+	}
+	return inst.Check()
 }
 
 // witnessSchedule is w as a schedule: flush steps as program.FlushOf.

@@ -37,42 +37,8 @@ func decideGoodRelaxed(ctx context.Context, inst *program.Instance, name string)
 	if err := inst.Check(); err != nil {
 		return nil, false, err
 	}
-	s := &naive{v: newView(inst), tick: ticker{ctx: ctx, name: name}}
-	return s.runEager()
-}
-
-// runEager is naive.run with every state closed under eager steps.
-func (s *naive) runEager() (program.Witness, bool, error) {
-	v := s.v
-	root := &nstate{prefix: make([]int32, v.k), flushed: make([]int32, len(v.chains)), mem: make([]int32, v.d), node: -1}
-	for l := range root.mem {
-		root.mem[l] = program.InitSource
-	}
-	var tr trail
-	s.eager(root, &tr)
-	seen := map[string]bool{}
-	var kb []byte
-	stack := []*nstate{root}
-	seen[string(key(kb, root.prefix, root.flushed, root.mem))] = true
-	for len(stack) > 0 {
-		if err := s.tick.tick(); err != nil {
-			return nil, false, err
-		}
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if s.complete(x) {
-			return tr.witness(v, x.node), true, nil
-		}
-		for _, y := range s.successors(x, &tr) {
-			s.eager(y, &tr)
-			kb = key(kb, y.prefix, y.flushed, y.mem)
-			if !seen[string(kb)] {
-				seen[string(kb)] = true
-				stack = append(stack, y)
-			}
-		}
-	}
-	return nil, false, nil
+	s := &naive{v: newView(inst), tick: ticker{ctx: ctx, name: name}, eagerSteps: true}
+	return s.run()
 }
 
 // eager executes in x, until none is left, every executable thread event

@@ -3,10 +3,7 @@ package mcr_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
-	"slices"
-	"strconv"
 	"testing"
 
 	"mcr/explicit"
@@ -17,16 +14,6 @@ import (
 	"mcr/program/randprog"
 	"mcr/program/randprog/randtest"
 )
-
-// findingKeys lists res's findings by kind and source locations, sorted.
-func findingKeys(res *explore.Result) []string {
-	var out []string
-	for i := range res.Findings {
-		out = append(out, res.Findings[i].Key())
-	}
-	slices.Sort(out)
-	return out
-}
 
 // replayRaces checks that every race finding of res replays under p: its
 // schedule runs, each step enabled when it comes.
@@ -49,25 +36,9 @@ func replayRaces(t *testing.T, label string, p program.Program, res *explore.Res
 // false if dfs was cut by limit (nothing compared).
 func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m program.MemoryModel, limit int, decider string) bool {
 	t.Helper()
-	load := func() *cfront.Program {
-		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{Defines: defines})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := p.SetModel(m); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n := 0
-	d := explore.DFS(ctx, load(), explore.Options{KeepGoing: true, Observe: func(program.Execution) {
-		if n++; n >= limit {
-			cancel()
-		}
-	}})
-	if !d.Stats.Complete {
+	load := func() *cfront.Program { return randtest.LoadModel(t, name, src, defines, m) }
+	d, complete := randtest.DFS(load(), limit, explore.Options{KeepGoing: true})
+	if !complete {
 		return false
 	}
 	opts := explore.Options{KeepGoing: true, Validate: true}
@@ -79,11 +50,11 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 		t.Errorf("%s: mcr incomplete: %s", label, s.Stopped)
 		return true
 	}
-	if s.Outcomes != d.Stats.Outcomes || !reflect.DeepEqual(findingKeys(res), findingKeys(d)) {
-		t.Errorf("%s: mcr %d outcomes %v, dfs %d outcomes %v", label, s.Outcomes, findingKeys(res), d.Stats.Outcomes, findingKeys(d))
+	if s.Outcomes != d.Stats.Outcomes || !reflect.DeepEqual(res.FindingKeys(), d.FindingKeys()) {
+		t.Errorf("%s: mcr %d outcomes %v, dfs %d outcomes %v", label, s.Outcomes, res.FindingKeys(), d.Stats.Outcomes, d.FindingKeys())
 	}
-	if !reflect.DeepEqual(findingKeys(rf), findingKeys(d)) {
-		t.Errorf("%s: rf finds %v, dfs %v", label, findingKeys(rf), findingKeys(d))
+	if !reflect.DeepEqual(rf.FindingKeys(), d.FindingKeys()) {
+		t.Errorf("%s: rf finds %v, dfs %v", label, rf.FindingKeys(), d.FindingKeys())
 	}
 	replayRaces(t, label, load(), res)
 	if s.Executions != rf.Stats.Executions || s.Executions != d.Stats.RFClasses || s.RFClasses != s.Executions {
@@ -100,34 +71,17 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 // VerifyTSO/VerifyPSO compared on every query.
 func TestRelaxedTestdata(t *testing.T) {
 	needZ3(t)
-	cases, err := explore.LoadCases("../testdata/c/mm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		m, ok := program.ParseMemoryModel(c.MM)
-		if !ok || m == program.SC {
-			continue
-		}
-		src, err := os.ReadFile(c.File)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range randtest.ModelCases(t, "../testdata/c/mm") {
+		m := c.Model
 		if !c.For("dfs") { // too big for dfs: the expected class count
-			p, err := cfront.LoadSource(c.File, src, cfront.Options{Defines: c.DefineList()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.SetModel(m); err != nil {
-				t.Fatal(err)
-			}
+			p := randtest.LoadModel(t, c.File, c.Src, c.DefineList(), m)
 			s := mcr.MCR.Run(context.Background(), p, explore.Options{KeepGoing: true}, explore.Config{Model: m, Decider: "explicit"}).Stats
 			if c.RFClasses == nil || s.Executions != *c.RFClasses || s.RFClasses != s.Executions || !s.Complete {
 				t.Errorf("%s: mcr %d executions, %d classes (complete %v %s), want %v", c.Name, s.Executions, s.RFClasses, s.Complete, s.Stopped, c.RFClasses)
 			}
 			continue
 		}
-		if !relaxedAgainstDFS(t, c.File, string(src), c.DefineList(), m, 200_000, "both") {
+		if !relaxedAgainstDFS(t, c.File, c.Src, c.DefineList(), m, 200_000, "both") {
 			t.Errorf("%s: dfs cut", c.Name)
 		}
 	}
@@ -139,15 +93,12 @@ func TestRelaxedTestdata(t *testing.T) {
 // CPU); the sweep in the README ran 500.
 func TestRelaxedRandom(t *testing.T) {
 	needZ3(t)
-	n := 4
-	if s := os.Getenv("MCR_RELAXED_RANDOM"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := randtest.Count("MCR_RELAXED_RANDOM", 4, 4)
 	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true}
 	compared := 0
-	for seed := range int64(n) {
+	for _, seed := range randtest.Seeds(n) {
 		src := randprog.Generate(seed, o)
-		for _, m := range []program.MemoryModel{program.TSO, program.PSO} {
+		for _, m := range program.Models[1:] { // TSO, PSO
 			if relaxedAgainstDFS(t, fmt.Sprintf("random%d.c", seed), src, nil, m, 5000, "both") {
 				compared++
 			}
@@ -171,7 +122,7 @@ func TestRelaxedRaces(t *testing.T) {
 		}
 		res := mcr.MCR.Run(context.Background(), q.Fresh(), explore.Options{KeepGoing: true}, explore.Config{Model: m, Decider: "explicit"})
 		if !res.Stats.Complete || len(res.Findings) == 0 || res.Findings[0].Kind != explore.KindRace {
-			t.Errorf("forward.c under %s: complete %v (%s), findings %v", m, res.Stats.Complete, res.Stats.Stopped, findingKeys(res))
+			t.Errorf("forward.c under %s: complete %v (%s), findings %v", m, res.Stats.Complete, res.Stats.Stopped, res.FindingKeys())
 		}
 		replayRaces(t, "forward.c under "+m.String(), q, res)
 		res = mcr.MCR.Run(context.Background(), q.Fresh(), explore.Options{KeepGoing: true, Kinds: []string{explore.KindAssertion}}, explore.Config{Model: m, Decider: "explicit"})
