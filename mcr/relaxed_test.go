@@ -96,7 +96,9 @@ func TestRelaxedRandom(t *testing.T) {
 	n := randtest.Count("MCR_RELAXED_RANDOM", 4, 4)
 	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true}
 	compared := 0
-	for _, seed := range randtest.Seeds(n) {
+	// 422: under PSO a read races with the flush of a write its own causal
+	// past holds (the race instance's held writes)
+	for _, seed := range randtest.Seeds(n, 422) {
 		src := randprog.Generate(seed, o)
 		for _, m := range program.Models[1:] { // TSO, PSO
 			if relaxedAgainstDFS(t, fmt.Sprintf("random%d.c", seed), src, nil, m, 5000, "both") {
