@@ -79,9 +79,10 @@ type RelaxedConfig struct {
 	// Queries names the counter of decided instances ("" :
 	// "witness_queries").
 	Queries string
-	// OnWitness, if set, sees every mutation instance that has a witness,
-	// and the witness (for --dump-instances).
-	OnWitness func(inst *program.Instance, w program.Witness)
+	// OnInstance, if set, sees every instance decided (mutations and race
+	// queries) with its witness, nil if it has none (for
+	// --dump-instances).
+	OnInstance func(inst *program.Instance, w program.Witness)
 }
 
 // RFSMCRelaxed explores p, whose executions run under TSO or PSO
@@ -308,22 +309,9 @@ func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.Ev
 		return true
 	}
 	// line 18
-	ans, err := s.cfg.Decider.Decide(s.ctx, inst)
-	if err != nil {
-		s.stopOn(err)
-		return true
-	}
-	s.rec.Extra(s.cfg.Queries, 1)
-	if !ans.Sat {
-		return false
-	}
-	wit := ans.Witness
-	if err := program.ValidateWitness(inst, wit); err != nil {
-		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a witness fails validation: %v", err))
-		return true
-	}
-	if s.cfg.OnWitness != nil {
-		s.cfg.OnWitness(inst, wit)
+	wit, stop := s.ask(inst, s.cfg.Queries)
+	if stop || wit == nil {
+		return stop
 	}
 	// lines 20-21
 	mrk2 := map[program.EventID]bool{}
@@ -339,6 +327,30 @@ func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.Ev
 	}
 	set.list = append(set.list, relaxedSched{tau: tau2, sigma: witnessSchedule(wit), mrk: mrk2, head: r})
 	return false
+}
+
+// ask decides inst with the configured decider and counts it under
+// counter; a witness is validated and inst shown to cfg.OnInstance. It
+// returns the witness (nil: none), and stop true when the search stops
+// (a decider's error, an invalid witness).
+func (s *relaxedSMC) ask(inst *program.Instance, counter string) (wit program.Witness, stop bool) {
+	ans, err := s.cfg.Decider.Decide(s.ctx, inst)
+	if err != nil {
+		s.stopOn(err)
+		return nil, true
+	}
+	s.rec.Extra(counter, 1)
+	if ans.Sat {
+		if err := program.ValidateWitness(inst, ans.Witness); err != nil {
+			s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a witness of %s fails validation: %v", s.cfg.Decider.Name(), err))
+			return nil, true
+		}
+		wit = ans.Witness
+	}
+	if s.cfg.OnInstance != nil {
+		s.cfg.OnInstance(inst, wit)
+	}
+	return wit, false
 }
 
 // stopOn stops the search on a decider's error: the context's end, or

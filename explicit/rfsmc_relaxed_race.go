@@ -139,23 +139,10 @@ func (s *relaxedSMC) raceWitness(t *relaxedTrace, a, b *program.Event) (sched pr
 			s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): race instance: %v", err))
 			return nil, false, true
 		}
-		ans, err := s.cfg.Decider.Decide(s.ctx, inst)
-		if err != nil {
-			s.stopOn(err)
+		if wit, stop = s.ask(inst, "race_queries"); stop {
 			return nil, false, true
 		}
-		s.rec.Extra("race_queries", 1)
-		if ans.Sat {
-			if err := program.ValidateWitness(inst, ans.Witness); err != nil {
-				s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a race witness fails validation: %v", err))
-				return nil, false, true
-			}
-			if s.cfg.OnWitness != nil {
-				s.cfg.OnWitness(inst, ans.Witness)
-			}
-		}
-		wit = ans.Witness // nil: none
-		s.raceCache[key] = wit
+		s.raceCache[key] = wit // nil: none
 	}
 	if wit == nil {
 		return nil, false, false
@@ -227,10 +214,28 @@ func (t *relaxedTrace) heldWrites(past map[program.EventID]bool, heads []*progra
 
 // apart moves the held writes of inst (and the reads that read them) to
 // locations of their own, one per held location, so that no other read
-// can read them from memory (see the file comment).
+// can read them from memory (see the file comment). A location with no
+// other event keeps them (an instance names no unused location).
 func apart(inst *program.Instance, held map[program.EventID]bool) error {
+	isHeld := func(i int) bool {
+		e := &inst.Events[i]
+		if e.Kind == program.Write {
+			return held[e.ID()]
+		}
+		s := inst.Sources[i]
+		return e.Kind == program.Read && len(s) == 1 && s[0] >= 0 && held[inst.Events[s[0]].ID()]
+	}
+	shared := map[program.Loc]bool{} // locations with events that stay
+	for i := range inst.Events {
+		if e := &inst.Events[i]; e.Kind.IsAccess() && !isHeld(i) {
+			shared[e.Loc] = true
+		}
+	}
 	moved := map[program.Loc]program.Loc{}
 	to := func(l program.Loc) program.Loc {
+		if !shared[l] {
+			return l
+		}
 		if m, ok := moved[l]; ok {
 			return m
 		}
@@ -243,16 +248,8 @@ func apart(inst *program.Instance, held map[program.EventID]bool) error {
 		return m
 	}
 	for i := range inst.Events {
-		e := &inst.Events[i]
-		switch e.Kind {
-		case program.Write:
-			if held[e.ID()] {
-				e.Loc = to(e.Loc)
-			}
-		case program.Read:
-			if s := inst.Sources[i]; len(s) == 1 && s[0] >= 0 && held[inst.Events[s[0]].ID()] {
-				e.Loc = to(e.Loc)
-			}
+		if isHeld(i) {
+			inst.Events[i].Loc = to(inst.Events[i].Loc)
 		}
 	}
 	return inst.Check()

@@ -48,7 +48,7 @@ func runMCRRelaxed(ctx context.Context, p program.Program, opts explore.Options,
 	}
 	d := newDumper(cfg.DumpDir)
 	if d != nil {
-		rc.OnWitness = func(inst *program.Instance, _ program.Witness) { d.dump(inst, nil) }
+		rc.OnInstance = func(inst *program.Instance, _ program.Witness) { d.dump(inst, nil) } // with or without a witness
 	}
 	res := finishRun(explicit.RFSMCRelaxedWith(ctx, p, opts, cfg.Model, rc), cfg, d, cs)
 	if n := fellBack.Load(); n > 0 {
