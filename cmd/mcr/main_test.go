@@ -160,7 +160,7 @@ func TestRegistryRefusals(t *testing.T) {
 	lz := td + "lastzero.c"
 	runCLICases(t, []cliCase{
 		{[]string{"check", td + "locked_counter.c", "--algo", "vc"}, exitIncomplete, "vc does not support mutexes"},
-		{[]string{"check", lz, "--mm", "tso"}, exitBadInput, "does not explore under --mm tso"},
+		{[]string{"check", lz, "--algo", "mcr-seeds", "--mm", "tso"}, exitBadInput, "does not explore under --mm tso"},
 		{[]string{"check", lz, "--mm", "arm"}, exitBadInput, "unknown memory model"},
 		{[]string{"check", lz, "--algo", "rf", "--decider", "z3"}, exitBadInput, "asks no decider queries"},
 		{[]string{"check", lz, "--algo", "dfs", "--dump-instances", t.TempDir()}, exitBadInput, "writes no instances"},
