@@ -125,11 +125,11 @@ func variants() []Info {
 				out = append(out, i)
 			}
 		case "verifytso":
-			i.Name = "verifytso-noclosure"
+			i.Name, i.Constraints = "verifytso-noclosure", onlyRF // good writes: no closure (verifyrelaxed_good.go)
 			i.New = func() program.Decider { return &VerifyTSO{NoClosure: true} }
 			out = append(out, i)
 		case "verifypso":
-			i.Name = "verifypso-noclosure"
+			i.Name, i.Constraints = "verifypso-noclosure", onlyRF
 			i.New = func() program.Decider { return &VerifyPSO{NoClosure: true} }
 			out = append(out, i)
 		case "getwitness":

@@ -45,6 +45,9 @@ func NaiveVerify(ctx context.Context, inst *program.Instance) (program.Witness, 
 type naive struct {
 	v    *view
 	tick ticker
+	// eagerSteps closes every state under eager thread steps: the
+	// good-writes search of VerifyTSO/VerifyPSO (verifyrelaxed_good.go).
+	eagerSteps bool
 }
 
 // nstate is one search state; node is its trail node.
@@ -65,6 +68,9 @@ func (s *naive) run() (program.Witness, bool, error) {
 		root.mem[l] = program.InitSource
 	}
 	var tr trail
+	if s.eagerSteps {
+		s.eager(root, &tr)
+	}
 	seen := map[string]bool{}
 	var kb []byte
 	stack := []*nstate{root}
@@ -79,6 +85,9 @@ func (s *naive) run() (program.Witness, bool, error) {
 			return tr.witness(v, x.node), true, nil
 		}
 		for _, y := range s.successors(x, &tr) {
+			if s.eagerSteps {
+				s.eager(y, &tr)
+			}
 			kb = key(kb, y.prefix, y.flushed, y.mem)
 			if !seen[string(kb)] {
 				seen[string(kb)] = true

@@ -25,9 +25,8 @@ package explicit
 // executions, or end with a thread waiting for a lock (the blocked-acquire
 // rule of Section 7 is not carried over) are not explored past them; the
 // search stops there, incomplete, naming the construct (dfs explores
-// them). Data races are not decided: a program with conflicting
-// non-atomic accesses that must-happen-before leaves unordered gets an
-// incomplete result that says so.
+// them). Data races are decided on every explored trace
+// (rfsmc_relaxed_race.go).
 
 import (
 	"context"
@@ -41,15 +40,13 @@ import (
 
 // relaxedSMC is the state of one RF-SMC search under TSO or PSO.
 type relaxedSMC struct {
-	ctx    context.Context
-	p      program.Program
-	rec    *explore.Recorder
-	opts   explore.Options
-	decide func(context.Context, *program.Instance) (program.Witness, bool, error)
-	// racy: an explored trace has two conflicting accesses, not both
-	// atomic, of different threads: a race is possible, and this search
-	// does not decide races yet
-	racy      bool
+	ctx       context.Context
+	p         program.Program
+	rec       *explore.Recorder
+	opts      explore.Options
+	cfg       RelaxedConfig
+	raced     map[string]bool // the keys of the races reported (explore.Finding.Key)
+	raceCache raceCache
 	schedules map[string]*relaxedSet // schedules(pre_τ̃(r)), keyed by the prefix
 }
 
@@ -70,54 +67,61 @@ type relaxedSet struct {
 	seen map[string]bool // (τ', RF') already proposed (line 17)
 }
 
+// RelaxedConfig configures RFSMCRelaxedWith.
+type RelaxedConfig struct {
+	// Name is the algorithm name of the result ("" : "rf").
+	Name string
+	// Decider decides the reads-from instances of the mutations (line
+	// 18) under the search's model; nil means VerifyTSO or VerifyPSO. An
+	// error from it stops the search (incomplete), so wrap a decider that
+	// may give up (Z3) in a program.Fallback.
+	Decider program.Decider
+	// Queries names the counter of decided instances ("" :
+	// "witness_queries").
+	Queries string
+	// OnInstance, if set, sees every instance decided (mutations and race
+	// queries) with its witness, nil if it has none (for
+	// --dump-instances).
+	OnInstance func(inst *program.Instance, w program.Witness)
+}
+
 // RFSMCRelaxed explores p, whose executions run under TSO or PSO
-// (cfront.Program.SetModel), with RF-SMC (seed 004 Algorithm 3).
+// (cfront.Program.SetModel), with RF-SMC (seed 004 Algorithm 3), deciding
+// the mutations with VerifyTSO or VerifyPSO.
 func RFSMCRelaxed(ctx context.Context, p program.Program, opts explore.Options, m program.MemoryModel) *explore.Result {
-	s := &relaxedSMC{ctx: ctx, p: p, rec: explore.NewRecorder("rf", opts), opts: opts, schedules: map[string]*relaxedSet{}}
-	s.decide = (&VerifyTSO{}).decide
-	if m == program.PSO {
-		s.decide = (&VerifyPSO{}).decide
+	return RFSMCRelaxedWith(ctx, p, opts, m, RelaxedConfig{})
+}
+
+// RFSMCRelaxedWith is RFSMCRelaxed with the decider, the result's name and
+// a witness hook of cfg: the search of `--algo mcr --mm tso|pso`, whose
+// mutation instances Z3, the explicit deciders or both (compared) decide.
+func RFSMCRelaxedWith(ctx context.Context, p program.Program, opts explore.Options, m program.MemoryModel, cfg RelaxedConfig) *explore.Result {
+	if cfg.Name == "" {
+		cfg.Name = "rf"
 	}
+	if cfg.Queries == "" {
+		cfg.Queries = "witness_queries"
+	}
+	if cfg.Decider == nil {
+		cfg.Decider = RelaxedDecider(m)
+	}
+	s := &relaxedSMC{ctx: ctx, p: p, rec: explore.NewRecorder(cfg.Name, opts), opts: opts, cfg: cfg, schedules: map[string]*relaxedSet{},
+		raced: map[string]bool{}, raceCache: raceCache{}}
 	if b, ok := p.Start().(program.Buffered); !ok || b.Model() != m {
 		s.rec.Stop(fmt.Sprintf("the program does not execute under %s (set its memory model first: cfront.Program.SetModel)", m))
 		return s.rec.Result()
 	}
 	s.call(nil, nil, nil, program.EventID{Index: -1})
-	if s.racy {
-		// Every class is explored and a class fixes the event set, so
-		// without such a pair in any explored trace no execution races.
-		s.rec.Stop("data races are not checked by --algo rf under TSO/PSO yet, and the program has conflicting non-atomic accesses (use --algo dfs)")
-	}
 	return s.rec.Result()
 }
 
-// conflicting reports whether tr has two conflicting accesses of
-// different threads, not both atomic (program.Conflicts), that
-// must-happen-before (program order, fork, join) does not order: only
-// such a pair can race, in this class or another with the same events.
-func conflicting(tr *program.Trace) bool {
-	sub := *tr
-	sub.Model, sub.Events = program.SC, nil
-	for _, e := range tr.Events {
-		if e.Kind != program.Flush {
-			sub.Events = append(sub.Events, e)
-		}
+// RelaxedDecider returns the explicit decider of reads-from instances
+// under m: VerifyTSO (seed 004 Algorithm 1) or VerifyPSO (Algorithm 2).
+func RelaxedDecider(m program.MemoryModel) program.Decider {
+	if m == program.PSO {
+		return &VerifyPSO{}
 	}
-	mhb := program.NewTraceIndex(&sub).Clocks(0)
-	byLoc := map[program.Loc][]int{}
-	for i := range sub.Events {
-		e := &sub.Events[i]
-		if !e.Kind.IsAccess() {
-			continue
-		}
-		for _, j := range byLoc[e.Loc] {
-			if program.Conflicts(e, &sub.Events[j]) && !mhb.Ordered(j, i) {
-				return true
-			}
-		}
-		byLoc[e.Loc] = append(byLoc[e.Loc], i)
-	}
-	return false
+	return &VerifyTSO{}
 }
 
 // relaxedTrace is σ̃ with what the algorithm asks of it.
@@ -149,10 +153,10 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 	if s.rec.Execution(x) {
 		return true
 	}
-	if !s.racy && s.opts.Reports(explore.KindRace) && conflicting(x.Trace()) {
-		s.racy = true
-	}
 	t := indexRelaxed(x.Trace())
+	if s.opts.Reports(explore.KindRace) && s.races(t) { // rfsmc_relaxed_race.go
+		return true
+	}
 	// line 2: τ̃ = τ ∘ thread events of σ̂
 	tauT := slices.Clone(tau)
 	var ext []program.EventID
@@ -305,18 +309,9 @@ func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.Ev
 		return true
 	}
 	// line 18
-	wit, ok, err := s.decide(s.ctx, inst)
-	if err != nil {
-		s.rec.Stop(explore.StopReason(s.ctx))
-		return true
-	}
-	s.rec.Extra("witness_queries", 1)
-	if !ok {
-		return false
-	}
-	if err := program.ValidateWitness(inst, wit); err != nil {
-		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a witness fails validation: %v", err))
-		return true
+	wit, stop := s.ask(inst, s.cfg.Queries)
+	if stop || wit == nil {
+		return stop
 	}
 	// lines 20-21
 	mrk2 := map[program.EventID]bool{}
@@ -330,15 +325,42 @@ func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.Ev
 			mrk2[e] = true
 		}
 	}
-	sigma := make(program.Schedule, len(wit))
-	for i, st := range wit {
-		sigma[i] = st.Event
-		if st.Flush {
-			sigma[i] = program.FlushOf(st.Event)
-		}
-	}
-	set.list = append(set.list, relaxedSched{tau: tau2, sigma: sigma, mrk: mrk2, head: r})
+	set.list = append(set.list, relaxedSched{tau: tau2, sigma: witnessSchedule(wit), mrk: mrk2, head: r})
 	return false
+}
+
+// ask decides inst with the configured decider and counts it under
+// counter; a witness is validated and inst shown to cfg.OnInstance. It
+// returns the witness (nil: none), and stop true when the search stops
+// (a decider's error, an invalid witness).
+func (s *relaxedSMC) ask(inst *program.Instance, counter string) (wit program.Witness, stop bool) {
+	ans, err := s.cfg.Decider.Decide(s.ctx, inst)
+	if err != nil {
+		s.stopOn(err)
+		return nil, true
+	}
+	s.rec.Extra(counter, 1)
+	if ans.Sat {
+		if err := program.ValidateWitness(inst, ans.Witness); err != nil {
+			s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a witness of %s fails validation: %v", s.cfg.Decider.Name(), err))
+			return nil, true
+		}
+		wit = ans.Witness
+	}
+	if s.cfg.OnInstance != nil {
+		s.cfg.OnInstance(inst, wit)
+	}
+	return wit, false
+}
+
+// stopOn stops the search on a decider's error: the context's end, or
+// the decider's failure.
+func (s *relaxedSMC) stopOn(err error) {
+	if s.ctx.Err() == nil {
+		s.rec.Stop(fmt.Sprintf("decider %s failed: %v", s.cfg.Decider.Name(), err))
+		return
+	}
+	s.rec.Stop(explore.StopReason(s.ctx))
 }
 
 // unsupportedRelaxed says why x is outside this slice, or "".

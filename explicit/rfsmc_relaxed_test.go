@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"mcr/explicit"
@@ -13,6 +12,7 @@ import (
 	"mcr/program/cfront"
 	"mcr/program/explore"
 	"mcr/program/randprog"
+	"mcr/program/randprog/randtest"
 )
 
 // classKey is the reads-from function of x's trace with acquires: the
@@ -41,23 +41,12 @@ func classKey(x program.Execution) string {
 // was cut by the limit (nothing compared).
 func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m program.MemoryModel, limit int) bool {
 	t.Helper()
-	load := func() *cfront.Program {
-		p, err := cfront.LoadSource(name, []byte(src), cfront.Options{Defines: defines})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := p.SetModel(m); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	load := func() *cfront.Program { return randtest.LoadModel(t, name, src, defines, m) }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dfsKeys, n := map[string]bool{}, 0
 	dfsOut := explore.NewReached()
-	// races: rf under TSO/PSO does not look for them (TestRFRelaxedRaces)
-	kinds := []string{explore.KindAssertion, explore.KindDeadlock, explore.KindNullDereference, explore.KindRuntimeError}
-	d := explore.DFS(ctx, load(), explore.Options{KeepGoing: true, Kinds: kinds, Observe: dfsOut.Observe(func(x program.Execution) {
+	d := explore.DFS(ctx, load(), explore.Options{KeepGoing: true, Observe: dfsOut.Observe(func(x program.Execution) {
 		if n++; n >= limit {
 			cancel()
 		}
@@ -68,7 +57,7 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 	}
 	rfKeys := map[string]int{}
 	p := load()
-	rf := explicit.RFSMCRelaxed(context.Background(), p, explore.Options{KeepGoing: true, Kinds: kinds, Observe: func(x program.Execution) {
+	rf := explicit.RFSMCRelaxed(context.Background(), p, explore.Options{KeepGoing: true, Observe: func(x program.Execution) {
 		rfKeys[classKey(x)]++
 	}}, m)
 	label := fmt.Sprintf("%s %v under %s", name, defines, m)
@@ -87,8 +76,8 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 	if len(rfKeys) != len(dfsKeys) {
 		t.Errorf("%s: rf explored %d classes, dfs %d\n%s", label, len(rfKeys), len(dfsKeys), src)
 	}
-	if rf.Stats.Outcomes != d.Stats.Outcomes || fmt.Sprint(rf.FindingKinds()) != fmt.Sprint(d.FindingKinds()) {
-		t.Errorf("%s: rf %d outcomes %v, dfs %d outcomes %v", label, rf.Stats.Outcomes, rf.FindingKinds(), d.Stats.Outcomes, d.FindingKinds())
+	if rf.Stats.Outcomes != d.Stats.Outcomes || fmt.Sprint(rf.FindingKeys()) != fmt.Sprint(d.FindingKeys()) {
+		t.Errorf("%s: rf %d outcomes %v, dfs %d outcomes %v", label, rf.Stats.Outcomes, rf.FindingKeys(), d.Stats.Outcomes, d.FindingKeys())
 	}
 	return true
 }
@@ -97,34 +86,17 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 // tests and the seed 004 Table 2 shapes of testdata/c/mm; on the runs too
 // large for dfs, against their expected class counts (seed 004 Table 2).
 func TestRFRelaxedTestdata(t *testing.T) {
-	cases, err := explore.LoadCases("../testdata/c/mm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		m, ok := program.ParseMemoryModel(c.MM)
-		if !ok || m == program.SC {
-			continue
-		}
-		src, err := os.ReadFile(c.File)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range randtest.ModelCases(t, "../testdata/c/mm") {
+		m := c.Model
 		if !c.For("dfs") {
-			p, err := cfront.LoadSource(c.File, src, cfront.Options{Defines: c.DefineList()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.SetModel(m); err != nil {
-				t.Fatal(err)
-			}
+			p := randtest.LoadModel(t, c.File, c.Src, c.DefineList(), m)
 			s := explicit.RFSMCRelaxed(context.Background(), p, explore.Options{KeepGoing: true}, m).Stats
 			if c.RFClasses == nil || s.RFClasses != *c.RFClasses || s.Executions != s.RFClasses || !s.Complete {
 				t.Errorf("%s: rf %d executions, %d classes (complete %v %s), want %v", c.Name, s.Executions, s.RFClasses, s.Complete, s.Stopped, *c.RFClasses)
 			}
 			continue
 		}
-		if !relaxedAgainstDFS(t, c.File, string(src), c.DefineList(), m, 1_000_000) {
+		if !relaxedAgainstDFS(t, c.File, c.Src, c.DefineList(), m, 1_000_000) {
 			t.Errorf("%s: dfs cut", c.Name)
 		}
 	}
@@ -152,14 +124,14 @@ func TestRFRelaxedRandom(t *testing.T) {
 	t.Logf("%d programs, %d (program, model) pairs compared with dfs", n, compared)
 }
 
-// TestRFRelaxedRaces: rf under TSO/PSO does not look for races yet; on a
-// program with conflicting non-atomic accesses it says so (incomplete),
-// and on one without (atomics only) it is complete.
+// TestRFRelaxedRaces: rf under TSO/PSO finds forward.c's races (with the
+// same locations as dfs: TestRFRelaxedTestdata) and none in sb.c (atomics
+// only), complete both times.
 func TestRFRelaxedRaces(t *testing.T) {
 	for _, c := range []struct {
-		file     string
-		complete bool
-	}{{"forward.c", false}, {"sb.c", true}} {
+		file string
+		race bool
+	}{{"forward.c", true}, {"sb.c", false}} {
 		p, err := cfront.Load("../testdata/c/mm/"+c.file, cfront.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -167,9 +139,9 @@ func TestRFRelaxedRaces(t *testing.T) {
 		if err := p.SetModel(program.TSO); err != nil {
 			t.Fatal(err)
 		}
-		res := explicit.RFSMCRelaxed(context.Background(), p, explore.Options{KeepGoing: true}, program.TSO)
-		if res.Stats.Complete != c.complete || !c.complete && !strings.Contains(res.Stats.Stopped, "race") {
-			t.Errorf("%s: complete %v (want %v), stopped %q", c.file, res.Stats.Complete, c.complete, res.Stats.Stopped)
+		res := explicit.RFSMCRelaxed(context.Background(), p, explore.Options{KeepGoing: true, Kinds: []string{explore.KindRace}}, program.TSO)
+		if !res.Stats.Complete || (len(res.Findings) > 0) != c.race {
+			t.Errorf("%s: complete %v (%s), races %v, want %v", c.file, res.Stats.Complete, res.Stats.Stopped, res.FindingKeys(), c.race)
 		}
 	}
 }

@@ -50,8 +50,11 @@ func (d *VerifyPSO) Decide(ctx context.Context, inst *program.Instance) (program
 
 // decide is Decide's search: a witness and true, or false if there is none.
 func (d *VerifyPSO) decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
-	if inst.Model != program.PSO || inst.Constraint != program.ReadsFrom {
+	if inst.Model != program.PSO {
 		return nil, false, unsupported("verifypso", inst)
+	}
+	if inst.Constraint == program.GoodWrites { // verifyrelaxed_good.go
+		return decideGoodRelaxed(ctx, inst, "verifypso")
 	}
 	if err := inst.Check(); err != nil {
 		return nil, false, err

@@ -56,8 +56,8 @@ var scOnly = []program.MemoryModel{program.SC}
 var MCR = explore.Algorithm{
 	Name:           "mcr",
 	Doc:            "Maximal Causality Reduction in RVF-SMC's order: at most one execution per class",
-	Source:         "seed 001 with seed 000 Algorithm 2's order",
-	Models:         scOnly,
+	Source:         "seed 001 with seed 000 Algorithm 2's order; under TSO and PSO seed 004 Algorithm 3's search (relaxed.go)",
+	Models:         program.Models,
 	Deciders:       backendNames(),
 	DumpsInstances: true,
 	Run:            runMCR,
@@ -95,6 +95,9 @@ func newSeeder(cfg explore.Config, cs *program.CrossStats) (program.SeedDecider,
 // (VerifySC and the explicit seed search), z3 (Z3, the explicit ones
 // answering when it gives up) or both (compared).
 func runMCR(ctx context.Context, p program.Program, opts explore.Options, cfg explore.Config) *explore.Result {
+	if cfg.Model != program.SC {
+		return runMCRRelaxed(ctx, p, opts, cfg)
+	}
 	var fellBack, handoffs atomic.Int64
 	cs := &program.CrossStats{}
 	o := Options{Options: opts, Workers: cfg.Workers} // explicit: VerifySC and explicit.Seeder

@@ -43,6 +43,7 @@ type crosscheckFlags struct {
 	timeout, qTimeout             time.Duration
 	json                          bool
 	threadsR, eventsR, varsR, lkR span
+	files                         []string // instance files given as arguments, instead of random ones
 }
 
 // span is an inclusive range of sizes; each instance draws uniformly.
@@ -105,9 +106,22 @@ median and p95 are then exact to 1%). --timeout or Ctrl-C stops the run
 with the counts of the instances decided so far.
 
 Exit codes: 0 all agree, 1 disagreement or invalid witness, 2 bad input,
-3 a backend could not decide or the run was cut (--timeout, interruption).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runCrosscheck(cmd, &f) },
+3 a backend could not decide or the run was cut (--timeout, interruption).
+
+With arguments (instance files, or directories whose *.json files are
+taken, e.g. what 'mcr check --dump-instances DIR' writes), those instances
+are decided instead of random ones; their memory model and constraint kind
+come from the files (all must have the same) and the generation flags are
+not used.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			files, err := instanceFiles(args)
+			if err != nil {
+				return badInput(err)
+			}
+			f.files = files
+			return runCrosscheck(cmd, &f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.mm, "mm", "sc", "memory model: sc, tso or pso")
@@ -223,6 +237,12 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 			return badInput(fmt.Errorf("--perturb %q: want a probability or auto", f.perturb))
 		}
 	}
+	if len(f.files) > 0 {
+		if m, c, err = filesModel(f.files); err != nil {
+			return badInput(err)
+		}
+		f.count, f.mm, f.kind = len(f.files), m.String(), map[program.Constraint]string{program.ReadsFrom: "rf", program.GoodWrites: "goodwrites"}[c]
+	}
 	if f.count < 1 || f.values < 1 {
 		return badInput(fmt.Errorf("--count and --values must be positive"))
 	}
@@ -278,7 +298,12 @@ func runCrosscheck(cmd *cobra.Command, f *crosscheckFlags) error {
 func crossOne(ctx context.Context, f *crosscheckFlags, m program.MemoryModel, c program.Constraint, perturb float64, run []backend, i int) crossResult {
 	rng := rand.New(rand.NewPCG(f.seed, uint64(i)))
 	var inst *program.Instance
-	if f.kind == "apo" {
+	if len(f.files) > 0 {
+		var err error
+		if inst, err = program.ReadInstanceFile(f.files[i]); err != nil { // read before: cannot fail but for a race with the file system
+			return crossResult{done: true, j: judgement{Verdict: unknown, Problems: []string{err.Error()}}}
+		}
+	} else if f.kind == "apo" {
 		var err error
 		if inst, run, err = apoInstance(rng, f, run, i); err != nil {
 			return crossResult{done: true, j: judgement{Verdict: unknown, Problems: []string{"bad annotated partial order: " + err.Error()}}}
@@ -551,8 +576,13 @@ func percentile(x []float64, p float64) float64 {
 }
 
 func printCrosscheck(w io.Writer, f *crosscheckFlags, workers int, s crossSummary) {
-	fmt.Fprintf(w, "mcr crosscheck: %d of %d %s %s instances, seed %d; %s threads, %s events per thread (mean %.1f events), %s vars, %s locks; %d workers, %.1fs\n",
-		s.Done, s.Count, s.MM, s.Kind, s.Seed, s.Threads, s.EventsPer, s.MeanEvents, s.Vars, s.Locks, workers, s.Seconds)
+	if len(f.files) > 0 {
+		fmt.Fprintf(w, "mcr crosscheck: %d of %d %s %s instances from files (mean %.1f events); %d workers, %.1fs\n",
+			s.Done, s.Count, s.MM, s.Kind, s.MeanEvents, workers, s.Seconds)
+	} else {
+		fmt.Fprintf(w, "mcr crosscheck: %d of %d %s %s instances, seed %d; %s threads, %s events per thread (mean %.1f events), %s vars, %s locks; %d workers, %.1fs\n",
+			s.Done, s.Count, s.MM, s.Kind, s.Seed, s.Threads, s.EventsPer, s.MeanEvents, s.Vars, s.Locks, workers, s.Seconds)
+	}
 	pct := func(n int) float64 { return 100 * float64(n) / float64(max(s.Done, 1)) }
 	fmt.Fprintf(w, "verdicts: %d realizable (%.1f%%), %d unrealizable (%.1f%%), %d undecided\n",
 		s.Realizable, pct(s.Realizable), s.Unrealizable, pct(s.Unrealizable), s.Undecided)
@@ -592,4 +622,49 @@ func countBar(n int) *progressbar.ProgressBar {
 	}
 	return progressbar.NewOptions(n, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionSetDescription("crosscheck"),
 		progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionShowCount())
+}
+
+// instanceFiles lists the instance files args name: files as given, and
+// the *.json files of directories, sorted.
+func instanceFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		ms, err := filepath.Glob(filepath.Join(a, "*.json"))
+		if err != nil {
+			return nil, err
+		}
+		if len(ms) == 0 {
+			return nil, fmt.Errorf("%s: no *.json instance files", a)
+		}
+		slices.Sort(ms)
+		out = append(out, ms...)
+	}
+	return out, nil
+}
+
+// filesModel reads every file (so that a bad one is bad input before any
+// is decided) and returns their common memory model and constraint kind.
+func filesModel(files []string) (program.MemoryModel, program.Constraint, error) {
+	var m program.MemoryModel
+	var c program.Constraint
+	for i, name := range files {
+		inst, err := program.ReadInstanceFile(name)
+		if err != nil {
+			return m, c, err
+		}
+		if i == 0 {
+			m, c = inst.Model, inst.Constraint
+		} else if inst.Model != m || inst.Constraint != c {
+			return m, c, fmt.Errorf("%s is a %s %s instance, %s a %s %s one: give files of one kind", name, inst.Model, inst.Constraint, files[0], m, c)
+		}
+	}
+	return m, c, nil
 }

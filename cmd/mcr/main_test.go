@@ -157,7 +157,7 @@ func TestRegistryRefusals(t *testing.T) {
 	lz := td + "lastzero.c"
 	runCLICases(t, []cliCase{
 		{[]string{"check", td + "cas_counter.c", "--algo", "vc"}, exitIncomplete, "vc does not support compare-and-swap"},
-		{[]string{"check", lz, "--mm", "tso"}, exitBadInput, "does not explore under --mm tso"},
+		{[]string{"check", lz, "--algo", "mcr-seeds", "--mm", "tso"}, exitBadInput, "does not explore under --mm tso"},
 		{[]string{"check", lz, "--mm", "arm"}, exitBadInput, "unknown memory model"},
 		{[]string{"check", lz, "--algo", "rf", "--decider", "z3"}, exitBadInput, "asks no decider queries"},
 		{[]string{"check", lz, "--algo", "dfs", "--dump-instances", t.TempDir()}, exitBadInput, "writes no instances"},
@@ -179,7 +179,10 @@ func TestMemoryModelCLI(t *testing.T) {
 		{[]string{"check", mm + "sb.c", "--algo", "dfs", "--mm", "tso", "-D", "FENCE"}, exitOK, "no finding (search complete)"},
 		{[]string{"check", mm + "mp.c", "--algo", "dfs", "--mm", "tso"}, exitOK, "no finding (search complete)"},
 		{[]string{"check", mm + "mp.c", "--algo", "dfs", "--mm", "pso"}, exitFinding, "== 42"},
-		{[]string{"check", mm + "sb.c", "--algo", "mcr", "--mm", "pso"}, exitBadInput, "--algo mcr does not explore under --mm pso"},
+		{[]string{"check", mm + "sb.c", "--algo", "mcr-seeds", "--mm", "pso"}, exitBadInput, "--algo mcr-seeds does not explore under --mm pso"},
+		{[]string{"check", mm + "sb.c", "--algo", "mcr", "--mm", "tso", "--decider", "both"}, exitFinding, "r1 == 1 || r2 == 1"},
+		{[]string{"check", mm + "mp.c", "--algo", "mcr", "--mm", "tso", "--decider", "z3"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", mm + "forward.c", "--algo", "mcr", "--mm", "pso", "--keep-going"}, exitFinding, "data race on x"},
 		{[]string{"check", mm + "mp.c", "--algo", "rf", "--mm", "pso"}, exitFinding, "== 42"},
 		{[]string{"check", mm + "sb.c", "--algo", "rf", "--mm", "tso", "-D", "FENCE"}, exitOK, "no finding (search complete)"},
 		{[]string{"check", td + "lock_order_deadlock.c", "--algo", "rf", "--mm", "tso", "--keep-going", "--json"}, exitFinding, "waiting for a lock"},
@@ -187,6 +190,14 @@ func TestMemoryModelCLI(t *testing.T) {
 		{[]string{"check", td + "inputs/bool_writer.c", "--algo", "dfs", "--mm", "tso"}, exitBadInput, "does not support inputs"},
 		{[]string{"bench", "--dir", mm, "--mm", "pso", "--filter", "^mp"}, exitOK, "mp"},
 	})
+	// the seed instances mcr decides under TSO, cross-checked from files
+	dump := t.TempDir()
+	if code, out, errs := cli(t, "check", mm+"forward.c", "--algo", "mcr", "--mm", "tso", "--keep-going", "--dump-instances", dump); code != exitFinding {
+		t.Fatalf("check exit %d:\n%s%s", code, out, errs)
+	}
+	if code, out, errs := cli(t, "crosscheck", dump, "--backend", "explicit,naive"); code != exitOK || !strings.Contains(out, "tso rf instances from files") {
+		t.Errorf("crosscheck of the dumped instances: exit %d:\n%s%s", code, out, errs)
+	}
 	sched := filepath.Join(t.TempDir(), "s.json")
 	if code, out, errs := cli(t, "check", mm+"sb.c", "--algo", "dfs", "--mm", "tso", "--schedule-out", sched); code != exitFinding {
 		t.Fatalf("check exit %d:\n%s%s", code, out, errs)

@@ -240,8 +240,9 @@ func TestCrosscheckBadInput(t *testing.T) {
 		{[]string{"--vars", "x"}, "--vars"},
 		{[]string{"--count", "0"}, "--count"},
 		{[]string{"--perturb", "2"}, "--perturb"},
-		{[]string{"--mm", "tso", "--kind", "goodwrites", "--backend", "explicit"}, "no selected backend"},
-		{[]string{"extra"}, "unknown command"},
+		{[]string{"--mm", "tso", "--kind", "goodwrites", "--backend", "getwitness"}, "no selected backend"},
+		{[]string{"extra"}, "stat extra"}, // instance files to decide: none there
+		{[]string{"../../cmd"}, "no *.json instance files"},
 	}
 	for _, c := range cases {
 		code, out, errs := cli(t, append([]string{"crosscheck"}, c.args...)...)

@@ -361,6 +361,17 @@ func (r *Recorder) Result() *Result {
 	return res
 }
 
+// FindingKeys returns the keys (Finding.Key: kind and source locations)
+// of the findings, sorted: what two explorers must agree on.
+func (res *Result) FindingKeys() []string {
+	out := make([]string, 0, len(res.Findings))
+	for i := range res.Findings {
+		out = append(out, res.Findings[i].Key())
+	}
+	sort.Strings(out)
+	return out
+}
+
 // FindingKinds returns the sorted distinct kinds of the findings.
 func (res *Result) FindingKinds() []string {
 	seen := map[string]bool{}

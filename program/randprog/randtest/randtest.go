@@ -96,3 +96,47 @@ func DFS(p program.Program, limit int, opts explore.Options) (r *explore.Result,
 	r = explore.DFS(ctx, p, opts)
 	return r, r.Stats.Complete && n < limit
 }
+
+// LoadModel loads the C source src (file name name, -D defines) to run
+// under memory model m; it fails the test on an error.
+func LoadModel(t testing.TB, name, src string, defines []string, m program.MemoryModel) *cfront.Program {
+	t.Helper()
+	p, err := cfront.LoadSource(name, []byte(src), cfront.Options{Defines: defines})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if err := p.SetModel(m); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// ModelCase is a testdata run under a relaxed memory model, with its source.
+type ModelCase struct {
+	explore.Case
+	Model program.MemoryModel
+	Src   string
+}
+
+// ModelCases returns the runs of the testdata directory dir whose memory
+// model is TSO or PSO; it fails the test when dir cannot be read.
+func ModelCases(t testing.TB, dir string) []ModelCase {
+	t.Helper()
+	cases, err := explore.LoadCases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []ModelCase
+	for _, c := range cases {
+		m, ok := program.ParseMemoryModel(c.MM)
+		if !ok || m == program.SC {
+			continue
+		}
+		src, err := os.ReadFile(c.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ModelCase{c, m, string(src)})
+	}
+	return out
+}

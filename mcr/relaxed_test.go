@@ -1,0 +1,135 @@
+package mcr_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"mcr/explicit"
+	"mcr/mcr"
+	"mcr/program"
+	"mcr/program/cfront"
+	"mcr/program/explore"
+	"mcr/program/randprog"
+	"mcr/program/randprog/randtest"
+)
+
+// replayRaces checks that every race finding of res replays under p: its
+// schedule runs, each step enabled when it comes.
+func replayRaces(t *testing.T, label string, p program.Program, res *explore.Result) {
+	t.Helper()
+	for _, f := range res.Findings {
+		if f.Kind != explore.KindRace {
+			continue
+		}
+		if _, err := program.Replay(randtest.Fresh(p), f.Schedule); err != nil {
+			t.Errorf("%s: race %s does not replay: %v", label, f.Message, err)
+		}
+	}
+}
+
+// relaxedAgainstDFS runs dfs, rf and mcr (on the deciders named) on src
+// under m and checks that mcr is complete, reaches dfs's outcomes and
+// finding kinds, runs exactly as many executions as rf (one per
+// reads-from class dfs sees) and that its deciders agreed. It returns
+// false if dfs was cut by limit (nothing compared).
+func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m program.MemoryModel, limit int, decider string) bool {
+	t.Helper()
+	load := func() *cfront.Program { return randtest.LoadModel(t, name, src, defines, m) }
+	d, complete := randtest.DFS(load(), limit, explore.Options{KeepGoing: true})
+	if !complete {
+		return false
+	}
+	opts := explore.Options{KeepGoing: true, Validate: true}
+	rf := explicit.RFSMCRelaxed(context.Background(), load(), opts, m)
+	res := mcr.MCR.Run(context.Background(), load(), opts, explore.Config{Model: m, Decider: decider, Workers: 1})
+	label := fmt.Sprintf("%s %v under %s (decider %s)", name, defines, m, decider)
+	s := res.Stats
+	if !s.Complete {
+		t.Errorf("%s: mcr incomplete: %s", label, s.Stopped)
+		return true
+	}
+	if s.Outcomes != d.Stats.Outcomes || !reflect.DeepEqual(res.FindingKeys(), d.FindingKeys()) {
+		t.Errorf("%s: mcr %d outcomes %v, dfs %d outcomes %v", label, s.Outcomes, res.FindingKeys(), d.Stats.Outcomes, d.FindingKeys())
+	}
+	if !reflect.DeepEqual(rf.FindingKeys(), d.FindingKeys()) {
+		t.Errorf("%s: rf finds %v, dfs %v", label, rf.FindingKeys(), d.FindingKeys())
+	}
+	replayRaces(t, label, load(), res)
+	if s.Executions != rf.Stats.Executions || s.Executions != d.Stats.RFClasses || s.RFClasses != s.Executions {
+		t.Errorf("%s: mcr %d executions (%d classes), rf %d, dfs sees %d reads-from classes", label, s.Executions, s.RFClasses, rf.Stats.Executions, d.Stats.RFClasses)
+	}
+	if decider == "both" && (s.Extra["crosscheck_disagreements"] != 0 || s.Extra["crosscheck_invalid"] != 0 || s.Extra["crosscheck_queries"] != s.Extra["seed_queries"]+s.Extra["race_queries"]) {
+		t.Errorf("%s: deciders: %v", label, s.Extra)
+	}
+	return true
+}
+
+// TestRelaxedTestdata: mcr under TSO and PSO against dfs and rf on the
+// litmus tests and seed 004 Table 2 shapes of testdata/c/mm, Z3 and
+// VerifyTSO/VerifyPSO compared on every query.
+func TestRelaxedTestdata(t *testing.T) {
+	needZ3(t)
+	for _, c := range randtest.ModelCases(t, "../testdata/c/mm") {
+		m := c.Model
+		if !c.For("dfs") { // too big for dfs: the expected class count
+			p := randtest.LoadModel(t, c.File, c.Src, c.DefineList(), m)
+			s := mcr.MCR.Run(context.Background(), p, explore.Options{KeepGoing: true}, explore.Config{Model: m, Decider: "explicit"}).Stats
+			if c.RFClasses == nil || s.Executions != *c.RFClasses || s.RFClasses != s.Executions || !s.Complete {
+				t.Errorf("%s: mcr %d executions, %d classes (complete %v %s), want %v", c.Name, s.Executions, s.RFClasses, s.Complete, s.Stopped, c.RFClasses)
+			}
+			continue
+		}
+		if !relaxedAgainstDFS(t, c.File, c.Src, c.DefineList(), m, 200_000, "both") {
+			t.Errorf("%s: dfs cut", c.Name)
+		}
+	}
+}
+
+// TestRelaxedRandom: mcr under TSO and PSO against dfs and rf on random
+// programs with fences and assertions, on both deciders compared.
+// MCR_RELAXED_RANDOM sets the number of programs (default 4: about 2 s of
+// CPU); the sweep in the README ran 500.
+func TestRelaxedRandom(t *testing.T) {
+	needZ3(t)
+	n := randtest.Count("MCR_RELAXED_RANDOM", 4, 4)
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true}
+	compared := 0
+	// 422: under PSO a read races with the flush of a write its own causal
+	// past holds (the race instance's held writes)
+	for _, seed := range randtest.Seeds(n, 422) {
+		src := randprog.Generate(seed, o)
+		for _, m := range program.Models[1:] { // TSO, PSO
+			if relaxedAgainstDFS(t, fmt.Sprintf("random%d.c", seed), src, nil, m, 5000, "both") {
+				compared++
+			}
+		}
+	}
+	t.Logf("%d programs, %d (program, model) pairs compared with dfs", n, compared)
+}
+
+// TestRelaxedRaces: under TSO and PSO mcr and rf find forward.c's races
+// (a read of x against T0's memory-writes of x, as dfs) and their
+// schedules replay; without races reported no race query is asked.
+func TestRelaxedRaces(t *testing.T) {
+	p, err := cfront.Load("../testdata/c/mm/forward.c", cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []program.MemoryModel{program.TSO, program.PSO} {
+		q := p.Fresh()
+		if err := q.SetModel(m); err != nil {
+			t.Fatal(err)
+		}
+		res := mcr.MCR.Run(context.Background(), q.Fresh(), explore.Options{KeepGoing: true}, explore.Config{Model: m, Decider: "explicit"})
+		if !res.Stats.Complete || len(res.Findings) == 0 || res.Findings[0].Kind != explore.KindRace {
+			t.Errorf("forward.c under %s: complete %v (%s), findings %v", m, res.Stats.Complete, res.Stats.Stopped, res.FindingKeys())
+		}
+		replayRaces(t, "forward.c under "+m.String(), q, res)
+		res = mcr.MCR.Run(context.Background(), q.Fresh(), explore.Options{KeepGoing: true, Kinds: []string{explore.KindAssertion}}, explore.Config{Model: m, Decider: "explicit"})
+		if res.Stats.Extra["race_queries"] != 0 {
+			t.Errorf("forward.c under %s: race queries asked though races are not reported", m)
+		}
+	}
+}
