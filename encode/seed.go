@@ -31,6 +31,7 @@ type Z3Seeder struct {
 	c       *z3.Context
 	s       *z3.Solver
 	timeout time.Duration
+	rlimit  uint32
 	// the structure of the last trace asked about
 	lastT *program.Trace
 	m     *MCM
@@ -50,6 +51,18 @@ func NewZ3Seeder(timeout time.Duration) (*Z3Seeder, error) {
 		timeout = 60 * time.Second
 	}
 	return &Z3Seeder{c: ses.c, s: ses.s, timeout: timeout}, nil
+}
+
+// ErrRlimit is wrapped by the error of a query that reached the resource
+// limit of Z3Seeder.SetRlimit (with program.ErrUnknown).
+var ErrRlimit = errors.New("z3: resource limit reached")
+
+// SetRlimit bounds every later query by n of Z3's resource units (see
+// z3.Solver.SetRlimit; 0: none). A query that reaches it gives up: Decide
+// returns an error wrapping program.ErrUnknown that names the limit.
+func (z *Z3Seeder) SetRlimit(n uint32) error {
+	z.rlimit = n
+	return z.s.SetRlimit(n)
 }
 
 // Name implements program.SeedDecider.
@@ -77,9 +90,17 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 			return program.SeedAnswer{}, err
 		}
 		z.c, z.s = ses.c, ses.s
+		if err := z.s.SetRlimit(z.rlimit); err != nil {
+			return program.SeedAnswer{}, err
+		}
 	}
-	z.c.Reset()
-	z.s.Reset()
+	// Release the formula as soon as the query is answered, not at the
+	// next one: Z3's memory then holds only running queries, which is what
+	// a memory guard sampling it (z3.AllocatedBytes) can stop.
+	defer func() {
+		z.c.Reset()
+		z.s.Reset()
+	}()
 	enc := &seedEncoder{c: z.c, m: z.m, q: q, n: len(q.Trace.Events)}
 	if !enc.encode(z.s) {
 		return program.SeedAnswer{}, nil // trivially unsatisfiable
@@ -98,6 +119,9 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	case z3.Unsat:
 		return program.SeedAnswer{}, nil
 	case z3.Unknown:
+		if z.s.ReasonUnknown() == z3.ReasonRlimit {
+			return program.SeedAnswer{}, fmt.Errorf("%w (%d units): %w", ErrRlimit, z.rlimit, program.ErrUnknown)
+		}
 		return program.SeedAnswer{}, fmt.Errorf("z3: %s: %w", z.s.ReasonUnknown(), program.ErrUnknown)
 	}
 	model, err := z.s.Model()

@@ -10,7 +10,7 @@ import (
 // TestMemGuard checks that a guard whose limit the heap exceeds cancels a
 // running query with errMemory.
 func TestMemGuard(t *testing.T) {
-	g := newMemGuard(1) // any heap is above one byte
+	g := newMemGuard(1, false) // any heap is above one byte
 	ctx, release := g.query(context.Background())
 	select {
 	case <-ctx.Done():
@@ -24,7 +24,7 @@ func TestMemGuard(t *testing.T) {
 	if n := g.close(); n != 1 {
 		t.Errorf("%d queries cancelled, want 1", n)
 	}
-	if newMemGuard(0) != nil {
+	if newMemGuard(0, true) != nil {
 		t.Error("limit 0 should give no guard")
 	}
 }
