@@ -220,7 +220,11 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 			}
 		}
 	}
-	// Φ_lock: two needed critical sections on a lock do not overlap.
+	// Φ_lock: two needed critical sections on a lock do not overlap. Only
+	// sections of the cone take part (the others are excluded), and a pair
+	// whose order must-happen-before fixes is left out: if s1's release is
+	// MHB-before s2's acquire, a needed s2 needs s1's release (N is closed
+	// under MHB predecessors) and Φ_mhb orders them.
 	for _, secs := range m.Sections {
 		for x := 0; x < len(secs); x++ {
 			for y := x + 1; y < len(secs); y++ {
@@ -228,7 +232,8 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 				// a race target that is an acquire (a deadlock query) is the
 				// thread's next event, not executed: it holds nothing yet
 				if ev[s1.Acq].Thread == ev[s2.Acq].Thread || e.excluded[s1.Acq] || e.excluded[s2.Acq] ||
-					(race && (e.isRace(s1.Acq) || e.isRace(s2.Acq))) {
+					(race && (e.isRace(s1.Acq) || e.isRace(s2.Acq))) ||
+					s1.Rel >= 0 && m.Before(s1.Rel, s2.Acq) || s2.Rel >= 0 && m.Before(s2.Rel, s1.Acq) {
 					continue
 				}
 				add(c.Implies(c.And(e.N(s1.Acq), e.N(s2.Acq)), c.Or(e.releasedBefore(s1, s2), e.releasedBefore(s2, s1))))
@@ -241,7 +246,8 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		add(e.N(b))
 		add(c.Eq(e.O(a), e.O(b)))
 		for i := range ev {
-			if i := int32(i); i != a && i != b && !e.excluded[i] {
+			// Φ_mhb orders the MHB predecessors of a and b before them
+			if i := int32(i); i != a && i != b && !e.excluded[i] && !m.Before(i, a) && !m.Before(i, b) {
 				add(c.Implies(e.N(i), c.Lt(e.O(i), e.O(a))))
 			}
 		}
