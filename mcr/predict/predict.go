@@ -232,12 +232,12 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 		if ctx.Err() != nil {
 			return // forces gave up: nothing is known of the pair
 		}
-		sched, ok := w.traceOrder(&wk.sc, a, b)
+		pr, ok := w.traceOrder(&wk.sc, a, b)
 		if !ok {
-			sched, ok = w.greedy(ctx, &wk.sc, a, b)
+			pr.sched, ok = w.greedy(ctx, &wk.sc, a, b)
 		}
 		if ok && d.opts.CheckAll {
-			if _, err := checkWitness(ctx, w.t, w.ids(sched), raceGoal(a, b)); stopped(ctx, err) {
+			if _, err := checkWitness(ctx, w.t, w.ids(pr.schedule(raceGoal(a, b))), raceGoal(a, b)); stopped(ctx, err) {
 				return
 			} else if err != nil {
 				d.internal("shortcut", w, raceGoal(a, b), err)
@@ -245,8 +245,8 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 			}
 		}
 		if ok {
-			k.race(a, b, proof{sched: sched})
-			w.coEnabled(k, sched[:len(sched)-2])
+			k.race(a, b, pr)
+			w.coEnabledAfter(k, pr.prefix, pr.sched[:len(pr.sched)-2])
 			d.tally.phase("fast", t0)
 			d.tally.do(func(s *Stats) { s.Fast++ })
 			return
