@@ -46,19 +46,19 @@ type window struct {
 	far []farPair
 
 	// Tables computed by prepare.
-	pos    [][]int32       // per thread: positions of its events
-	hb     *program.Clocks // must-happen-before
-	rf     []int32         // per event: position of the write a read reads from in the window, -1 none
-	relOf  []int32         // per acquire: its release, -1 if none in the window
+	pos   [][]int32       // per thread: positions of its events
+	hb    *program.Clocks // must-happen-before
+	rf    []int32         // per event: position of the write a read reads from in the window, -1 none
+	relOf []int32         // per acquire: its release, -1 if none in the window
 	// openAfter is per event the sections its thread holds after it: a
 	// list in openNodes (-1: none) of their acquires, for the trace-order
 	// shortcut from a prefix (cone.go).
 	openAfter []int32
 	openNodes []openNode
-	forkOf []int32         // per thread: position of its fork, -1 if not in the window
-	locs   map[program.Loc][]int32
-	wval   map[locValue][]int32      // writes per (location, value)
-	acqs   map[program.Loc][][]int32 // acquires per lock and thread, in order
+	forkOf    []int32 // per thread: position of its fork, -1 if not in the window
+	locs      map[program.Loc][]int32
+	wval      map[locValue][]int32      // writes per (location, value)
+	acqs      map[program.Loc][][]int32 // acquires per lock and thread, in order
 	// Value mode: per read, the writes of its value to its location, and
 	// whether it can read the initial value.
 	same     [][]int32
@@ -335,14 +335,14 @@ func (w *window) unlist(l, a int32) int32 {
 	if l < 0 {
 		return l
 	}
-	if n := w.openNodes[l]; n.acq == a {
+	n := w.openNodes[l]
+	if n.acq == a {
 		return n.next
-	} else {
-		rest := w.unlist(n.next, a)
-		if rest == n.next {
-			return l
-		}
-		w.openNodes = append(w.openNodes, openNode{n.acq, rest})
-		return int32(len(w.openNodes) - 1)
 	}
+	rest := w.unlist(n.next, a)
+	if rest == n.next {
+		return l
+	}
+	w.openNodes = append(w.openNodes, openNode{n.acq, rest})
+	return int32(len(w.openNodes) - 1)
 }
