@@ -63,17 +63,7 @@ func TestMemGuardCountsZ3(t *testing.T) {
 	}
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(sample)
-	g := newMemGuard(sample[0].Value.Uint64()+zmem/2, true)
-	ctx, release := g.query(context.Background())
-	select {
-	case <-ctx.Done():
-	case <-time.After(time.Minute): // a safety net, not a timing check
-		t.Fatal("the guard did not count Z3's memory")
-	}
-	release()
-	if !errors.Is(context.Cause(ctx), errMemory) || g.close() != 1 {
-		t.Errorf("cause %v, want errMemory", context.Cause(ctx))
-	}
+	expectStop(t, newMemGuard(sample[0].Value.Uint64()+zmem/2, true))
 }
 
 // TestGaveUpReason: the classification of a decider's give-ups.
