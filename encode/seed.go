@@ -31,6 +31,7 @@ type Z3Seeder struct {
 	c       *z3.Context
 	s       *z3.Solver
 	timeout time.Duration
+	rlimit  uint32
 	// the structure of the last trace asked about
 	lastT *program.Trace
 	m     *MCM
@@ -50,6 +51,18 @@ func NewZ3Seeder(timeout time.Duration) (*Z3Seeder, error) {
 		timeout = 60 * time.Second
 	}
 	return &Z3Seeder{c: ses.c, s: ses.s, timeout: timeout}, nil
+}
+
+// ErrRlimit is wrapped by the error of a query that reached the resource
+// limit of Z3Seeder.SetRlimit (with program.ErrUnknown).
+var ErrRlimit = errors.New("z3: resource limit reached")
+
+// SetRlimit bounds every later query by n of Z3's resource units (see
+// z3.Solver.SetRlimit; 0: none). A query that reaches it gives up: Decide
+// returns an error wrapping program.ErrUnknown that names the limit.
+func (z *Z3Seeder) SetRlimit(n uint32) error {
+	z.rlimit = n
+	return z.s.SetRlimit(n)
 }
 
 // Name implements program.SeedDecider.
@@ -77,9 +90,17 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 			return program.SeedAnswer{}, err
 		}
 		z.c, z.s = ses.c, ses.s
+		if err := z.s.SetRlimit(z.rlimit); err != nil {
+			return program.SeedAnswer{}, err
+		}
 	}
-	z.c.Reset()
-	z.s.Reset()
+	// Release the formula as soon as the query is answered, not at the
+	// next one: Z3's memory then holds only running queries, which is what
+	// a memory guard sampling it (z3.AllocatedBytes) can stop.
+	defer func() {
+		z.c.Reset()
+		z.s.Reset()
+	}()
 	enc := &seedEncoder{c: z.c, m: z.m, q: q, n: len(q.Trace.Events)}
 	if !enc.encode(z.s) {
 		return program.SeedAnswer{}, nil // trivially unsatisfiable
@@ -98,6 +119,9 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	case z3.Unsat:
 		return program.SeedAnswer{}, nil
 	case z3.Unknown:
+		if z.s.ReasonUnknown() == z3.ReasonRlimit {
+			return program.SeedAnswer{}, fmt.Errorf("%w (%d units): %w", ErrRlimit, z.rlimit, program.ErrUnknown)
+		}
 		return program.SeedAnswer{}, fmt.Errorf("z3: %s: %w", z.s.ReasonUnknown(), program.ErrUnknown)
 	}
 	model, err := z.s.Model()
@@ -196,7 +220,11 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 			}
 		}
 	}
-	// Φ_lock: two needed critical sections on a lock do not overlap.
+	// Φ_lock: two needed critical sections on a lock do not overlap. Only
+	// sections of the cone take part (the others are excluded), and a pair
+	// whose order must-happen-before fixes is left out: if s1's release is
+	// MHB-before s2's acquire, a needed s2 needs s1's release (N is closed
+	// under MHB predecessors) and Φ_mhb orders them.
 	for _, secs := range m.Sections {
 		for x := 0; x < len(secs); x++ {
 			for y := x + 1; y < len(secs); y++ {
@@ -204,7 +232,8 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 				// a race target that is an acquire (a deadlock query) is the
 				// thread's next event, not executed: it holds nothing yet
 				if ev[s1.Acq].Thread == ev[s2.Acq].Thread || e.excluded[s1.Acq] || e.excluded[s2.Acq] ||
-					(race && (e.isRace(s1.Acq) || e.isRace(s2.Acq))) {
+					(race && (e.isRace(s1.Acq) || e.isRace(s2.Acq))) ||
+					s1.Rel >= 0 && m.Before(s1.Rel, s2.Acq) || s2.Rel >= 0 && m.Before(s2.Rel, s1.Acq) {
 					continue
 				}
 				add(c.Implies(c.And(e.N(s1.Acq), e.N(s2.Acq)), c.Or(e.releasedBefore(s1, s2), e.releasedBefore(s2, s1))))
@@ -217,7 +246,8 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		add(e.N(b))
 		add(c.Eq(e.O(a), e.O(b)))
 		for i := range ev {
-			if i := int32(i); i != a && i != b && !e.excluded[i] {
+			// Φ_mhb orders the MHB predecessors of a and b before them
+			if i := int32(i); i != a && i != b && !e.excluded[i] && !m.Before(i, a) && !m.Before(i, b) {
 				add(c.Implies(e.N(i), c.Lt(e.O(i), e.O(a))))
 			}
 		}

@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -32,6 +34,7 @@ type predictFlags struct {
 	timeout      time.Duration
 	qTimeout     time.Duration
 	qMemory      int64
+	qRlimit      int64
 	maxQueries   int
 	countQueries int
 	maxQEvents   int
@@ -81,7 +84,8 @@ interruption, or a query cap left a location pair undecided).`,
 	fl.BoolVar(&f.json, "json", false, "write JSON lines (races, null dereferences, disagreements, then a final stats record)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop after this long (e.g. 30s, 5m); 0 = no limit")
 	fl.DurationVar(&f.qTimeout, "query-timeout", time.Minute, "time limit of one decider query")
-	fl.Int64Var(&f.qMemory, "query-memory", predict.DefaultQueryMemory>>20, "MiB of Go heap above which running decider queries are stopped (unknown; the explicit search can grow fast); -1 = no limit")
+	fl.Int64Var(&f.qMemory, "query-memory", predict.DefaultQueryMemory>>20, "MiB of Go heap plus Z3 memory above which running decider queries are stopped (unknown; the explicit search and Z3 can grow fast); -1 = no limit")
+	fl.Int64Var(&f.qRlimit, "query-rlimit", predict.DefaultQueryRlimit, "Z3 resource units (rlimit: deterministic solver steps, about one a microsecond) one z3 query may use before it gives up (unknown); 0 = no limit")
 	fl.IntVar(&f.maxQueries, "max-queries", predict.DefaultMaxQueries, "decider queries per location pair and window while looking for its witness; -1 = no limit")
 	fl.IntVar(&f.countQueries, "count-queries", predict.DefaultCountQueries, "decider queries per location pair and window for counting racy events once it has a witness (pairs left undecided make its counts lower bounds); -1 = no limit")
 	fl.IntVar(&f.maxQEvents, "max-query-events", predict.DefaultMaxQueryEvents, "skip (leave undecided) queries whose sub-trace has more events; -1 = no limit")
@@ -107,7 +111,7 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
 	}
-	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, Overlap: f.overlap, States: f.states, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20,
+	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, Overlap: f.overlap, States: f.states, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20, QueryRlimit: f.qRlimit,
 		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts, WitnessTail: f.steps}
 	if f.states <= 0 {
 		return badInput(fmt.Errorf("--states must be positive"))
@@ -318,7 +322,11 @@ func solverText(m map[string]predict.SolverStats) string {
 	for _, n := range names {
 		gave := ""
 		if m[n].GaveUp > 0 {
-			gave = fmt.Sprintf(" (%d gave up)", m[n].GaveUp)
+			var why []string
+			for _, r := range slices.Sorted(maps.Keys(m[n].Reasons)) {
+				why = append(why, fmt.Sprintf("%d %s", m[n].Reasons[r], r))
+			}
+			gave = fmt.Sprintf(" (%d gave up: %s)", m[n].GaveUp, strings.Join(why, ", "))
 		}
 		parts = append(parts, fmt.Sprintf("%s %d calls%s %.3fs", n, m[n].Calls, gave, m[n].Seconds))
 	}

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <z3.h>
 
 // mcr_err is the first Z3 error code reported on this OS thread since the last mcr_begin. A cgo call runs
@@ -278,15 +279,18 @@ static mcr_solver mcr_new_solver(Z3_context c, bool idl) {
 	return r;
 }
 
-// mcr_set_params sets the solver's timeout (UINT_MAX: none) and turns off Z3's SIGINT handler, which
-// would otherwise replace Go's during every check.
-static int mcr_set_params(Z3_context c, Z3_solver s, unsigned timeout_ms) {
+// mcr_set_params sets the solver's timeout (UINT_MAX: none) and resource limit per check (rlimit, in Z3's
+// resource units; 0: none), and turns off Z3's SIGINT handler, which would otherwise replace Go's during
+// every check. Z3_solver_check applies rlimit to each check on its own (a limit relative to the count at
+// the check's start).
+static int mcr_set_params(Z3_context c, Z3_solver s, unsigned timeout_ms, unsigned rlimit) {
 	mcr_begin();
 	Z3_params p = Z3_mk_params(c);
 	if (mcr_err != Z3_OK || p == NULL) return mcr_fail();
 	Z3_params_inc_ref(c, p);
 	Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
 	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
+	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), rlimit);
 	if (mcr_err == Z3_OK) Z3_solver_set_params(c, s, p);
 	int err = mcr_err;
 	Z3_params_dec_ref(c, p);
@@ -407,4 +411,22 @@ static mcr_string mcr_solver_string(Z3_context c, Z3_solver s, bool reason) {
 	r.err = r.s == NULL ? mcr_fail() : mcr_err;
 	return r;
 }
+// mcr_memory_mb returns Z3's "memory" statistic: the megabytes its allocator holds now, summed over every
+// context of the process (Z3 keeps one global count), or -1 if the statistics have no such key. s is a
+// solver of a context of its own (z3_cgo.go's memory probe), so that reading it never races with checks.
+static double mcr_memory_mb(Z3_context c, Z3_solver s) {
+	double v = -1;
+	mcr_begin();
+	Z3_stats st = Z3_solver_get_statistics(c, s);
+	if (mcr_err != Z3_OK || st == NULL) return v;
+	Z3_stats_inc_ref(c, st);
+	for (unsigned i = 0; i < Z3_stats_size(c, st); i++) {
+		if (strcmp(Z3_stats_get_key(c, st, i), "memory") != 0) continue;
+		v = Z3_stats_is_uint(c, st, i) ? (double)Z3_stats_get_uint_value(c, st, i) : Z3_stats_get_double_value(c, st, i);
+		break;
+	}
+	Z3_stats_dec_ref(c, st);
+	return v;
+}
+
 #endif

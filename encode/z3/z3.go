@@ -15,6 +15,9 @@ var ErrClosed = errors.New("z3: use of a closed Context or Solver")
 // (every later use reports ErrClosed).
 var ErrAbandoned = errors.New("z3: check abandoned")
 
+// ReasonRlimit is Solver.ReasonUnknown after a Check stopped by the resource limit of Solver.SetRlimit.
+const ReasonRlimit = "resource limit"
+
 // errInvalidTerm describes a Term argument that is the zero Term, belongs to another Context, or was
 // released by Reset.
 var errInvalidTerm = errors.New("invalid Term (zero, from another Context, or released by Reset)")

@@ -394,6 +394,7 @@ type Solver struct {
 	asserted bool        // something was asserted since NewSolver or Reset
 	scopes   int         // scopes opened by Push and not yet closed
 	timeout  C.uint      // timeout in ms currently set in Z3 (math.MaxUint32: none)
+	rlimit   C.uint      // resource limit per check set in Z3 (0: none)
 	sat      bool        // the last Check returned Sat and nothing was asserted, pushed or popped since
 	model    C.Z3_model  // the model of that Check once Model was called, referenced; else nil
 	gen      uint64      // model generation: incremented whenever the model goes stale
@@ -410,7 +411,7 @@ func (c *Context) NewSolver() (*Solver, error) {
 	if c.z == nil {
 		return nil, ErrClosed
 	}
-	z, err := c.newZ3Solver("NewSolver", true, math.MaxUint32)
+	z, err := c.newZ3Solver("NewSolver", true, math.MaxUint32, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -419,13 +420,14 @@ func (c *Context) NewSolver() (*Solver, error) {
 	return s, nil
 }
 
-// newZ3Solver makes a QF_IDL solver (idl) or Z3's default solver, with the timeout in ms, for op.
-func (c *Context) newZ3Solver(op string, idl bool, timeout C.uint) (C.Z3_solver, error) {
+// newZ3Solver makes a QF_IDL solver (idl) or Z3's default solver, with the timeout in ms and the resource
+// limit per check, for op.
+func (c *Context) newZ3Solver(op string, idl bool, timeout, rlimit C.uint) (C.Z3_solver, error) {
 	r := C.mcr_new_solver(c.z, C.bool(idl))
 	if r.err != C.Z3_OK {
 		return nil, c.z3Error(op, r.err)
 	}
-	if code := C.mcr_set_params(c.z, r.s, timeout); code != C.Z3_OK {
+	if code := C.mcr_set_params(c.z, r.s, timeout, rlimit); code != C.Z3_OK {
 		err := c.z3Error(op, code)
 		C.Z3_solver_dec_ref(c.z, r.s)
 		return nil, err
@@ -440,7 +442,7 @@ func (s *Solver) leaveIDL() error {
 		return fmt.Errorf("z3: Assert: a formula with bit-vector terms after other formulas, in a solver " +
 			"that decides them as QF_IDL; give bit-vector formulas their own Solver, or assert one first")
 	}
-	z, err := s.c.newZ3Solver("Assert", false, s.timeout)
+	z, err := s.c.newZ3Solver("Assert", false, s.timeout, s.rlimit)
 	if err != nil {
 		return err
 	}
@@ -614,6 +616,12 @@ func (s *Solver) Check(ctx context.Context, timeout time.Duration) (Result, erro
 	if err := ctx.Err(); err != nil {
 		return Unknown, fmt.Errorf("z3: Check interrupted: %w", err)
 	}
+	if s.rlimit > 0 && (s.reason == "canceled" || strings.Contains(s.reason, "resource limit")) {
+		// Z3 4.8.12 says "max. resource limit exceeded", or "canceled" when
+		// the limit stops a phase that reports it like an interruption;
+		// nothing interrupted this Check (ctx is live).
+		s.reason = ReasonRlimit
+	}
 	return Unknown, nil
 }
 
@@ -689,10 +697,31 @@ func (s *Solver) setTimeout(d time.Duration) error {
 	if ms == s.timeout {
 		return nil
 	}
-	if code := C.mcr_set_params(s.c.z, s.z, ms); code != C.Z3_OK {
+	if code := C.mcr_set_params(s.c.z, s.z, ms, s.rlimit); code != C.Z3_OK {
 		return s.c.z3Error("Check", code)
 	}
 	s.timeout = ms
+	return nil
+}
+
+// SetRlimit bounds every later Check by n of Z3's resource units (its
+// "rlimit": a count of elementary solver steps, deterministic for one
+// formula and one Z3 version, unlike a timeout); 0 means none. A Check
+// that reaches it returns Unknown with a nil error and ReasonUnknown
+// "resource limit". The limit holds for each Check on its own and
+// survives Reset. On Debian's Z3 4.8.12 one resource unit is roughly a
+// microsecond of search.
+func (s *Solver) SetRlimit(n uint32) error {
+	if s.z == nil {
+		return ErrClosed
+	}
+	if C.uint(n) == s.rlimit {
+		return nil
+	}
+	if code := C.mcr_set_params(s.c.z, s.z, s.timeout, C.uint(n)); code != C.Z3_OK {
+		return s.c.z3Error("SetRlimit", code)
+	}
+	s.rlimit = C.uint(n)
 	return nil
 }
 
@@ -754,4 +783,38 @@ func (s *Solver) SMTLIB2() string {
 		return "; " + s.c.z3Error("SMTLIB2", r.err).Error() + "\n"
 	}
 	return C.GoString(r.s)
+}
+
+// memProbe is a Context of its own whose solver's statistics report Z3's global memory count (see
+// AllocatedBytes); it is made on first use and never closed.
+var memProbe struct {
+	mu sync.Mutex
+	c  *Context
+	s  *Solver
+}
+
+// AllocatedBytes returns the bytes Z3's allocator holds now, over every Context of the process (Z3's
+// "memory" statistic: one global count, which includes about 17 MB of Z3's own tables once a Context
+// exists), or 0 if it cannot be read. It is safe to call from any goroutine, also while Checks run:
+// it reads the count through a Context of its own.
+func AllocatedBytes() uint64 {
+	memProbe.mu.Lock()
+	defer memProbe.mu.Unlock()
+	if memProbe.c == nil {
+		c, err := NewContext()
+		if err != nil {
+			return 0
+		}
+		s, err := c.NewSolver()
+		if err != nil {
+			c.Close()
+			return 0
+		}
+		memProbe.c, memProbe.s = c, s
+	}
+	mb := float64(C.mcr_memory_mb(memProbe.c.z, memProbe.s.z))
+	if mb <= 0 {
+		return 0
+	}
+	return uint64(mb * (1 << 20))
 }

@@ -159,3 +159,9 @@ func (s *Solver) SMTLIB2() string { return "" }
 
 // Abandoned reports false: no check runs in this build.
 func (s *Solver) Abandoned() bool { return false }
+
+// SetRlimit reports ErrNotBuilt.
+func (s *Solver) SetRlimit(n uint32) error { return ErrNotBuilt }
+
+// AllocatedBytes returns 0: there is no Z3.
+func AllocatedBytes() uint64 { return 0 }

@@ -332,6 +332,43 @@ func TestTimeout(t *testing.T) {
 	check(t, s, Unsat)
 }
 
+// TestRlimit checks that a resource limit stops a Check that needs more
+// (Unknown, ReasonRlimit, no error), that it holds for every later Check
+// (also after Reset), and that 0 lifts it. Rlimits are deterministic: the
+// 9-pigeon formula needs far more than 1,000 units (about 2,000,000 for 12
+// pigeons), and 8 pigeons are decided within 100,000,000.
+func TestRlimit(t *testing.T) {
+	c, s := newContext(t)
+	if err := s.SetRlimit(1000); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		s.Reset()
+		c.Reset()
+		pigeonhole(t, c, s, 9)
+		within(t, guard, func() {
+			res, err := s.Check(context.Background(), 0)
+			if res != Unknown || err != nil || s.ReasonUnknown() != ReasonRlimit {
+				t.Errorf("Check under rlimit 1000 = %v, %v, reason %q; want unknown, nil, %q", res, err, s.ReasonUnknown(), ReasonRlimit)
+			}
+		})
+	}
+	if err := s.SetRlimit(100_000_000); err != nil {
+		t.Fatal(err)
+	}
+	s.Reset()
+	c.Reset()
+	pigeonhole(t, c, s, 8)
+	check(t, s, Unsat)
+	if err := s.SetRlimit(0); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, Unsat)
+	if n := AllocatedBytes(); n < 1<<20 {
+		t.Errorf("AllocatedBytes = %d with a live Context, want Z3's tables at least (MBs)", n)
+	}
+}
+
 func TestCancel(t *testing.T) {
 	c, s := newContext(t)
 	small := func() {

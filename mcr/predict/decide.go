@@ -15,9 +15,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
+	"mcr/encode"
 	"mcr/explicit"
 	"mcr/program"
 )
@@ -39,8 +41,9 @@ type worker struct {
 
 // newWorkers creates n workers with the named deciders each; states > 0
 // bounds the explicit search's states when another decider follows it
-// (auto). Errors: a decider cannot be created (Z3 not built in).
-func newWorkers(n int, names []string, timeout time.Duration, states int) ([]*worker, error) {
+// (auto), rlimit > 0 bounds each Z3 query's resource units. Errors: a
+// decider cannot be created (Z3 not built in).
+func newWorkers(n int, names []string, timeout time.Duration, states int, rlimit uint32) ([]*worker, error) {
 	ws := make([]*worker, n)
 	for i := range ws {
 		ws[i] = &worker{}
@@ -52,6 +55,12 @@ func newWorkers(n int, names []string, timeout time.Duration, states int) ([]*wo
 			}
 			if name == "explicit" && states > 0 && j < len(names)-1 {
 				d = explicit.Seeder{MaxStates: states}
+			}
+			if r, ok := d.(interface{ SetRlimit(uint32) error }); ok && rlimit > 0 {
+				if err := r.SetRlimit(rlimit); err != nil {
+					closeWorkers(ws)
+					return nil, fmt.Errorf("decider %s: %w", name, err)
+				}
 			}
 			ws[i].deciders = append(ws[i].deciders, d)
 		}
@@ -93,6 +102,37 @@ func (t *tally) phase(name string, since time.Time) {
 	t.phases.add(name, since)
 }
 
+// Reasons a decider gives up (SolverStats.Reasons).
+const (
+	reasonTimeout = "timeout" // Options.QueryTimeout
+	reasonMemory  = "memory"  // Options.QueryMemory (memguard.go)
+	reasonRlimit  = "rlimit"  // Options.QueryRlimit (Z3's resource limit)
+	reasonStates  = "states"  // auto's state budget of the explicit search
+	reasonStopped = "stopped" // the prediction was interrupted or timed out
+	reasonOther   = "other"   // anything else (see the disagreements)
+)
+
+// gaveUpReason classifies the error of a query that gave up; qctx is the
+// query's context (its deadline is the query timeout).
+func gaveUpReason(err error, qctx context.Context) string {
+	switch {
+	case errors.Is(err, errMemory):
+		return reasonMemory
+	case errors.Is(err, encode.ErrRlimit):
+		return reasonRlimit
+	case errors.Is(err, explicit.ErrStates):
+		return reasonStates
+	case errors.Is(context.Cause(qctx), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
+		// the query's deadline, or Z3's own timeout (the same duration)
+		return reasonTimeout
+	case qctx.Err() != nil:
+		return reasonStopped
+	case strings.Contains(err.Error(), "timeout") || strings.Contains(err.Error(), "abandoned"):
+		return reasonTimeout
+	}
+	return reasonOther
+}
+
 // ask decides goal g on window w with worker wk's deciders and returns the
 // verdict and, if sat, the checked schedule (window positions, targets
 // last). With two deciders a sat/unsat split, and any schedule the checker
@@ -132,6 +172,10 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 		s.Seconds += time.Since(start).Seconds()
 		if err != nil {
 			s.GaveUp++
+			if s.Reasons == nil {
+				s.Reasons = map[string]int64{}
+			}
+			s.Reasons[gaveUpReason(err, qctx)]++
 		}
 		d.tally.mu.Unlock()
 		switch {

@@ -70,9 +70,12 @@
 //     started critical sections); every witness of the window has a
 //     restriction to it, so nothing is lost. Sub-traces above
 //     Options.MaxQueryEvents are not asked (the encodings grow
-//     quadratically and Z3 can run out of memory on them), and running
-//     queries are stopped when the Go heap exceeds Options.QueryMemory
-//     (memguard.go); such pairs stay undecided.
+//     quadratically and Z3 can run out of memory on them), running
+//     queries are stopped when the Go heap plus Z3's memory exceeds
+//     Options.QueryMemory (memguard.go), and a Z3 query that uses more than
+//     Options.QueryRlimit resource units gives up; such pairs stay
+//     undecided, counted per decider and reason (SolverStats.Reasons), and
+//     the result says why it is incomplete.
 //   - Trace checks. A trace must be an execution: locks taken only when
 //     free and released by their holder (nested acquires of a held lock
 //     are dropped: Java monitors are reentrant), no event of a joined
@@ -103,7 +106,7 @@
 //	cone.go       the per-pair shortcuts: must order, trace order, greedy
 //	subtrace.go   the sub-trace a query needs
 //	decide.go     asking the deciders, cross-checking, validating
-//	memguard.go   stopping queries when the heap exceeds Options.QueryMemory
+//	memguard.go   stopping queries when Go heap + Z3 exceed Options.QueryMemory
 //	poll.go       the cheap context check of long loops
 //	witness.go    the independent witness checker and schedule trimming
 //	nullderef.go  null-dereference prediction

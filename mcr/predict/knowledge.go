@@ -13,8 +13,8 @@ const (
 )
 
 // proof is a schedule showing a race or null read: the window's first
-// prefix events in trace order followed by the targets when sched is nil,
-// else sched (positions, targets last).
+// prefix events in trace order followed by sched (positions, targets
+// last), or by the targets when sched is nil.
 type proof struct {
 	prefix int32
 	sched  []int32
@@ -23,20 +23,24 @@ type proof struct {
 // length is the number of steps of the schedule, targets included.
 func (p proof) length() int64 {
 	if p.sched != nil {
-		return int64(len(p.sched))
+		return int64(p.prefix) + int64(len(p.sched))
 	}
 	return int64(p.prefix) + 2
 }
 
 func (p proof) schedule(g goal) []int32 {
-	if p.sched != nil {
+	if p.sched != nil && p.prefix == 0 {
 		return p.sched
 	}
-	out := make([]int32, 0, int(p.prefix)+2)
+	tail := p.sched
+	if tail == nil {
+		tail = g.targets()
+	}
+	out := make([]int32, 0, int(p.prefix)+len(tail))
 	for i := int32(0); i < p.prefix; i++ {
 		out = append(out, i)
 	}
-	return append(out, g.targets()...)
+	return append(out, tail...)
 }
 
 // group is one location pair of a window.

@@ -3,11 +3,25 @@ package predict
 // This file implements the memory guard of decider queries. A window's
 // tables are linear in its size, but a decider's memory is not: the
 // explicit search keeps every state it visits (it reached 7 GB in 30 s on
-// one 1400-event query of a random STD trace). The guard samples the Go
-// heap while queries run and cancels every running query when it exceeds
-// Options.QueryMemory; those queries answer "unknown" (their pairs stay
-// undecided, as after a timeout). Z3 allocates outside the Go heap and is
-// bounded by the query timeout only.
+// one 1400-event query of a random STD trace), and Z3 reached 6.8 GB on
+// the queries of a 75,000-event trace. The guard samples, while queries
+// run, the Go heap plus the memory Z3's allocator holds (z3.AllocatedBytes:
+// Z3 keeps one count over all its contexts; its ~17 MB of tables included)
+// and cancels every running query when the sum exceeds
+// Options.QueryMemory: the explicit search sees its context end, Z3 is
+// interrupted (Z3_interrupt, polled by its search loops). Those queries
+// answer "unknown" (their pairs stay undecided, as after a timeout, and
+// the result incomplete). Z3Seeder releases a query's formula when it
+// returns, so what the count holds afterwards is the running queries'.
+//
+// Z3's own hard cap (the global parameter memory_max_size) is not used:
+// Z3 then throws out of an allocation anywhere, and closing the context
+// afterwards crashed (session 9). Its soft cap (memory_high_watermark) is
+// not polled by the QF_IDL solver of Z3 4.8.12 (measured: no effect), and
+// the solver parameter max_memory made a 2-second check run for minutes.
+// Between two samples (20 ms) Z3 can allocate beyond the limit, and a
+// phase that does not poll for interruption runs on for up to
+// abandonGrace of the z3 binding: the limit is a threshold, not a wall.
 
 import (
 	"context"
@@ -16,14 +30,17 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"mcr/encode/z3"
 )
 
 // errMemory is the cause of queries cancelled by the guard.
-var errMemory = errors.New("query stopped: heap above --query-memory")
+var errMemory = errors.New("query stopped: Go heap and Z3 memory above --query-memory")
 
 // memGuard cancels the running queries when the heap exceeds limit.
 type memGuard struct {
 	limit   uint64
+	z3      bool // count Z3's memory too
 	mu      sync.Mutex
 	running map[int]context.CancelCauseFunc
 	nextID  int
@@ -32,12 +49,13 @@ type memGuard struct {
 	cancels int64 // queries cancelled
 }
 
-// newMemGuard starts a guard; limit 0 returns nil (no guard).
-func newMemGuard(limit uint64) *memGuard {
+// newMemGuard starts a guard over the Go heap, and Z3's memory if withZ3;
+// limit 0 returns nil (no guard).
+func newMemGuard(limit uint64, withZ3 bool) *memGuard {
 	if limit == 0 {
 		return nil
 	}
-	g := &memGuard{limit: limit, running: map[int]context.CancelCauseFunc{}, stop: make(chan struct{}), done: make(chan struct{})}
+	g := &memGuard{limit: limit, z3: withZ3, running: map[int]context.CancelCauseFunc{}, stop: make(chan struct{}), done: make(chan struct{})}
 	go g.watch()
 	return g
 }
@@ -60,7 +78,14 @@ func (g *memGuard) watch() {
 			continue
 		}
 		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 || sample[0].Value.Uint64() <= g.limit {
+		var used uint64
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			used = sample[0].Value.Uint64()
+		}
+		if g.z3 {
+			used += z3.AllocatedBytes()
+		}
+		if used <= g.limit {
 			continue
 		}
 		g.mu.Lock()

@@ -10,7 +10,16 @@ import (
 // TestMemGuard checks that a guard whose limit the heap exceeds cancels a
 // running query with errMemory.
 func TestMemGuard(t *testing.T) {
-	g := newMemGuard(1) // any heap is above one byte
+	expectStop(t, newMemGuard(1, false)) // any heap is above one byte
+	if newMemGuard(0, true) != nil {
+		t.Error("limit 0 should give no guard")
+	}
+}
+
+// expectStop checks that guard g cancels a query with errMemory, and
+// closes it.
+func expectStop(t *testing.T, g *memGuard) {
+	t.Helper()
 	ctx, release := g.query(context.Background())
 	select {
 	case <-ctx.Done():
@@ -23,8 +32,5 @@ func TestMemGuard(t *testing.T) {
 	}
 	if n := g.close(); n != 1 {
 		t.Errorf("%d queries cancelled, want 1", n)
-	}
-	if newMemGuard(0) != nil {
-		t.Error("limit 0 should give no guard")
 	}
 }

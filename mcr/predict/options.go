@@ -57,10 +57,17 @@ type Options struct {
 	// quadratically with it and a solver can exhaust memory. A skipped
 	// query leaves its pair undecided.
 	MaxQueryEvents int
-	// QueryMemory is the Go heap (bytes) above which the running decider
-	// queries are cancelled and answer "unknown" (memguard.go; 0:
-	// DefaultQueryMemory, < 0: no limit). Z3's memory is not Go heap.
+	// QueryMemory is the memory (bytes) of the Go heap and Z3's allocator
+	// together above which the running decider queries are cancelled and
+	// answer "unknown" (memguard.go; 0: DefaultQueryMemory, < 0: no limit).
 	QueryMemory int64
+	// QueryRlimit bounds one Z3 query by this many of Z3's resource units
+	// (its "rlimit", a deterministic count of solver steps; roughly one a
+	// microsecond of search on Z3 4.8.12); 0: DefaultQueryRlimit, < 0: none.
+	// A query that reaches it gives up ("unknown", reason "rlimit"), like
+	// one that times out; unlike a timeout the cut is the same on every
+	// machine and under any load.
+	QueryRlimit int64
 	// ReadsFrom forces reads-from preservation (synthetic unique write
 	// values) on a trace that has values.
 	ReadsFrom bool
@@ -100,6 +107,9 @@ const (
 	defaultQueryTime      = time.Minute
 	// DefaultQueryMemory is the default of Options.QueryMemory: 2 GiB.
 	DefaultQueryMemory int64 = 2 << 30
+	// DefaultQueryRlimit is the default of Options.QueryRlimit: none (the
+	// query timeout and the memory guard bound Z3 by default).
+	DefaultQueryRlimit = 0
 )
 
 // DeciderInfo is one entry of the decider registry.
@@ -231,6 +241,14 @@ func (o *Options) queryMemory() uint64 {
 		return 0
 	}
 	return uint64(o.QueryMemory)
+}
+
+// queryRlimit is the resource limit of one Z3 query, 0 for none.
+func (o *Options) queryRlimit() uint32 {
+	if o.QueryRlimit <= 0 {
+		return DefaultQueryRlimit
+	}
+	return uint32(min(o.QueryRlimit, 1<<32-1))
 }
 
 func (o *Options) queryTimeout() time.Duration {

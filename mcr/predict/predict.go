@@ -8,7 +8,9 @@ package predict
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"mcr/parallel"
@@ -115,7 +117,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 	if opts.auto() {
 		states = limit(opts.States, DefaultStates, 0)
 	}
-	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout(), states)
+	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout(), states, opts.queryRlimit())
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +127,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 			d.graceCancel()
 		}
 	}()
-	d.guard = newMemGuard(opts.queryMemory())
+	d.guard = newMemGuard(opts.queryMemory(), slices.Contains(names, "z3"))
 	st := newStream(src, rf, opts.window(), opts.overlap(), init)
 	for ctx.Err() == nil {
 		t0 := time.Now()
@@ -230,12 +232,12 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 		if ctx.Err() != nil {
 			return // forces gave up: nothing is known of the pair
 		}
-		sched, ok := w.traceOrder(&wk.sc, a, b)
+		pr, ok := w.traceOrder(&wk.sc, a, b)
 		if !ok {
-			sched, ok = w.greedy(ctx, &wk.sc, a, b)
+			pr.sched, ok = w.greedy(ctx, &wk.sc, a, b)
 		}
 		if ok && d.opts.CheckAll {
-			if _, err := checkWitness(ctx, w.t, w.ids(sched), raceGoal(a, b)); stopped(ctx, err) {
+			if _, err := checkWitness(ctx, w.t, w.ids(pr.schedule(raceGoal(a, b))), raceGoal(a, b)); stopped(ctx, err) {
 				return
 			} else if err != nil {
 				d.internal("shortcut", w, raceGoal(a, b), err)
@@ -243,8 +245,8 @@ func (d *driver) pair(ctx context.Context, wk *worker, w *window, k *knowledge, 
 			}
 		}
 		if ok {
-			k.race(a, b, proof{sched: sched})
-			w.coEnabled(k, sched[:len(sched)-2])
+			k.race(a, b, pr)
+			w.coEnabledAfter(k, pr.prefix, pr.sched[:len(pr.sched)-2])
 			d.tally.phase("fast", t0)
 			d.tally.do(func(s *Stats) { s.Fast++ })
 			return
@@ -294,6 +296,32 @@ func (d *driver) internal(who string, w *window, g goal, err error) {
 	defer d.tally.mu.Unlock()
 	d.tally.stats.Invalid++
 	d.tally.dis = append(d.tally.dis, dis)
+}
+
+// undecidedWhy says what left pairs undecided, from the statistics: the
+// queries too big to ask, and the deciders' give-ups by reason (auto's
+// state budget is no reason: z3 takes those queries over), else the query
+// caps.
+func (d *driver) undecidedWhy() string {
+	d.tally.mu.Lock()
+	defer d.tally.mu.Unlock()
+	var parts []string
+	if n := d.tally.stats.TooBig; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d queries above --max-query-events", n))
+	}
+	for _, name := range slices.Sorted(maps.Keys(d.tally.solver)) {
+		rs := d.tally.solver[name].Reasons
+		for _, r := range slices.Sorted(maps.Keys(rs)) {
+			if r == reasonStates && d.opts.auto() {
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s gave up %d: %s", name, rs[r], r))
+		}
+	}
+	if len(parts) == 0 {
+		return "query caps"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (d *driver) incomplete(why string) {
@@ -411,7 +439,8 @@ func (d *driver) result(start time.Time, st *stream, src source) *Result {
 		if r := d.races[key]; r != nil {
 			r.AtLeast = true
 		} else {
-			d.incomplete("candidate pairs of location pairs without a witness left undecided (query cap, size, timeout or memory; raise --max-queries, --max-query-events, --query-timeout or --query-memory)")
+			d.incomplete("candidate pairs of location pairs without a witness left undecided (" + d.undecidedWhy() +
+				"; raise --max-queries, --max-query-events, --query-timeout, --query-memory or --query-rlimit)")
 		}
 	}
 	res := &Result{Races: []*Race{}, NullDerefs: []*NullDeref{}, Disagreements: d.tally.dis}

@@ -178,8 +178,9 @@ type Stats struct {
 	// TooBig counts queries not asked because their sub-trace exceeded
 	// Options.MaxQueryEvents (their pairs are undecided, not in Queries).
 	TooBig int64 `json:"too_big"`
-	// MemoryStops counts queries cancelled because the heap exceeded
-	// Options.QueryMemory (they are among the Unknown).
+	// MemoryStops counts queries cancelled because the Go heap and Z3's
+	// memory together exceeded Options.QueryMemory (they are among the
+	// Unknown).
 	MemoryStops int64 `json:"memory_stops,omitempty"`
 	// Invalid counts satisfying answers whose schedule the checker rejected.
 	Invalid       int64 `json:"invalid"`
@@ -218,11 +219,15 @@ type Stats struct {
 }
 
 // SolverStats are one decider's calls and time, and the calls in which it
-// gave up (unknown: timeout, memory, auto's state budget, Z3's limits).
+// gave up (unknown), with Reasons counting them by cause: "timeout"
+// (--query-timeout), "memory" (--query-memory), "rlimit" (--query-rlimit),
+// "states" (auto's --states), "stopped" (the prediction was interrupted),
+// "other".
 type SolverStats struct {
-	Calls   int64   `json:"calls"`
-	Seconds float64 `json:"seconds"`
-	GaveUp  int64   `json:"gave_up"`
+	Calls   int64            `json:"calls"`
+	Seconds float64          `json:"seconds"`
+	GaveUp  int64            `json:"gave_up"`
+	Reasons map[string]int64 `json:"reasons,omitempty"`
 }
 
 // phaseTimer accumulates time per phase.

@@ -120,7 +120,20 @@ func (w *window) sweep(ctx context.Context, k *knowledge) int64 {
 // coEnabled reports the conflicting pairs co-enabled after body, a checked
 // witness body (positions in schedule order); it returns how many.
 func (w *window) coEnabled(k *knowledge, body []int32) int64 {
+	return w.coEnabledAfter(k, 0, body)
+}
+
+// coEnabledAfter is coEnabled of the window's first prefix events followed
+// by body (a proof's schedule without its targets).
+func (w *window) coEnabledAfter(k *knowledge, prefix int32, body []int32) int64 {
 	f := newFrontier(w)
+	for th, ps := range w.pos {
+		n, _ := slices.BinarySearch(ps, prefix)
+		f.next[th] = int32(n)
+		if fk := w.forkOf[th]; fk >= 0 && fk < prefix {
+			f.started[th] = true
+		}
+	}
 	for _, p := range body {
 		e := &w.t.Events[p]
 		f.next[e.Thread]++
@@ -131,7 +144,7 @@ func (w *window) coEnabled(k *knowledge, body []int32) int64 {
 	var found int64
 	f.all(func(a, b int32) {
 		found++
-		k.race(a, b, proof{sched: append(slices.Clip(body), a, b)})
+		k.race(a, b, proof{prefix: prefix, sched: append(slices.Clip(body), a, b)})
 	})
 	return found
 }

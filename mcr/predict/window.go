@@ -46,14 +46,19 @@ type window struct {
 	far []farPair
 
 	// Tables computed by prepare.
-	pos    [][]int32       // per thread: positions of its events
-	hb     *program.Clocks // must-happen-before
-	rf     []int32         // per event: position of the write a read reads from in the window, -1 none
-	relOf  []int32         // per acquire: its release, -1 if none in the window
-	forkOf []int32         // per thread: position of its fork, -1 if not in the window
-	locs   map[program.Loc][]int32
-	wval   map[locValue][]int32      // writes per (location, value)
-	acqs   map[program.Loc][][]int32 // acquires per lock and thread, in order
+	pos   [][]int32       // per thread: positions of its events
+	hb    *program.Clocks // must-happen-before
+	rf    []int32         // per event: position of the write a read reads from in the window, -1 none
+	relOf []int32         // per acquire: its release, -1 if none in the window
+	// openAfter is per event the sections its thread holds after it: a
+	// list in openNodes (-1: none) of their acquires, for the trace-order
+	// shortcut from a prefix (cone.go).
+	openAfter []int32
+	openNodes []openNode
+	forkOf    []int32 // per thread: position of its fork, -1 if not in the window
+	locs      map[program.Loc][]int32
+	wval      map[locValue][]int32      // writes per (location, value)
+	acqs      map[program.Loc][][]int32 // acquires per lock and thread, in order
 	// Value mode: per read, the writes of its value to its location, and
 	// whether it can read the initial value.
 	same     [][]int32
@@ -69,6 +74,10 @@ type window struct {
 	// and the release that frees them (-1 if none in the window).
 	heldStart map[program.Loc]heldLock
 }
+
+// openNode is one element of a list of open sections: an acquire and the
+// index of the next element (-1: end). Lists share their tails.
+type openNode struct{ acq, next int32 }
 
 type lidKey struct {
 	l    program.Loc
@@ -194,6 +203,11 @@ func (w *window) prepare(ctx context.Context) bool {
 	w.acqs = map[program.Loc][][]int32{}
 	open := map[lockKey]int32{}
 	w.evLoc, w.lid, w.lvals = make([]int32, n), map[lidKey]int32{}, nil
+	w.openAfter, w.openNodes = make([]int32, n), w.openNodes[:0]
+	held := make([]int32, len(w.pos)) // per thread: its list of open sections
+	for th := range held {
+		held[th] = -1
+	}
 	if w.heldStart == nil {
 		w.heldStart = map[program.Loc]heldLock{}
 	}
@@ -225,6 +239,8 @@ func (w *window) prepare(ctx context.Context) bool {
 				w.wval[k] = append(w.wval[k], p)
 			}
 		case program.Acquire:
+			w.openNodes = append(w.openNodes, openNode{p, held[e.Thread]})
+			held[e.Thread] = int32(len(w.openNodes) - 1)
 			open[lockKey{e.Thread, e.Loc}] = p
 			if w.acqs[e.Loc] == nil {
 				w.acqs[e.Loc] = make([][]int32, len(w.pos))
@@ -235,10 +251,12 @@ func (w *window) prepare(ctx context.Context) bool {
 			if a, ok := open[k]; ok {
 				w.relOf[a] = p
 				delete(open, k)
+				held[e.Thread] = w.unlist(held[e.Thread], a)
 			} else if h, ok := w.heldStart[e.Loc]; ok && h.t == e.Thread && h.rel < 0 {
 				w.heldStart[e.Loc] = heldLock{h.t, p}
 			}
 		}
+		w.openAfter[i] = held[e.Thread]
 	}
 	if w.values {
 		w.same, w.readInit = make([][]int32, n), make([]bool, n)
@@ -309,4 +327,22 @@ func (w *window) openAcquire(x int32, l program.Loc) int32 {
 		return -1
 	}
 	return mine[i-1]
+}
+
+// unlist returns list l of w.openNodes without acquire a, sharing the
+// tail after a and copying the few elements before it.
+func (w *window) unlist(l, a int32) int32 {
+	if l < 0 {
+		return l
+	}
+	n := w.openNodes[l]
+	if n.acq == a {
+		return n.next
+	}
+	rest := w.unlist(n.next, a)
+	if rest == n.next {
+		return l
+	}
+	w.openNodes = append(w.openNodes, openNode{n.acq, rest})
+	return int32(len(w.openNodes) - 1)
 }
