@@ -310,7 +310,7 @@ func (c *compiler) primary(x *cc.PrimaryExpression) {
 	case cc.PrimaryExpressionExpr:
 		c.expr(x.ExpressionList)
 	case cc.PrimaryExpressionStmt:
-		c.unsupported(x, "statement expression ({ ... })")
+		c.stmtExpr(x)
 	case cc.PrimaryExpressionGeneric:
 		c.unsupported(x, "_Generic selection")
 	default:
@@ -621,3 +621,41 @@ func (c *compiler) pushArgs(x *cc.PostfixExpression, as []cc.ExpressionNode) {
 }
 
 var _ = program.Read
+
+// stmtExpr compiles a GNU statement expression ({ ... }): the block's items
+// in order, the value being that of its last item if that is an
+// expression statement (GCC's rule), else none (void; 0 is pushed for the
+// caller to drop). Linux's container_of and glibc's assert in SV-COMP's
+// preprocessed .i tasks are written with them. Its locals are frame
+// variables of the enclosing function, as GCC keeps them too. A value of
+// struct or union type is refused (aggregates travel through frame
+// objects, structret.go).
+func (c *compiler) stmtExpr(x *cc.PrimaryExpression) {
+	t := x.Type()
+	if k := t.Kind(); k == cc.Struct || k == cc.Union {
+		c.unsupported(x, "statement expression ({ ... }) of "+t.String()+" type")
+	}
+	cs := x.CompoundStatement
+	var last cc.ExpressionNode
+	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
+		bi := l.BlockItem
+		if l.BlockItemList == nil && bi.Case == cc.BlockItemStmt && bi.Statement.Case == cc.StatementExpr &&
+			bi.Statement.ExpressionStatement.ExpressionList != nil && t.Kind() != cc.Void {
+			last = bi.Statement.ExpressionStatement.ExpressionList
+			break
+		}
+		switch bi.Case {
+		case cc.BlockItemDecl:
+			c.localDecl(bi.Declaration)
+		case cc.BlockItemStmt:
+			c.stmt(bi.Statement)
+		case cc.BlockItemFuncDef:
+			c.unsupported(bi, "nested function definition")
+		}
+	}
+	if last == nil {
+		c.emit(instr{op: opPush})
+		return
+	}
+	c.expr(last)
+}

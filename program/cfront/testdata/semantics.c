@@ -190,5 +190,15 @@ again:
 	pthread_mutex_unlock(&m);
 	assert(pthread_mutex_trylock(&m) == 0);
 	pthread_mutex_unlock(&m);
+	/* GNU statement expressions: the last expression statement is the value */
+	struct node sn = { 7, NULL };
+	int *sv = &sn.val;
+	struct node *back = ({ char *c0 = (char *)sv; (struct node *)(c0 - __builtin_offsetof(struct node, val)); });
+	assert(back == &sn && back->val == 7);
+	int se = ({ int a0 = 2; int b0 = a0 * 21; b0; });
+	assert(se == 42);
+	assert(({ int k0 = 0; for (int i0 = 0; i0 < 4; i0++) k0 += i0; k0; }) == 6);
+	({ se++; });
+	assert(se == 43);
 	return 0;
 }
