@@ -145,6 +145,7 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 		if !cmd.Flags().Changed("spurious-wakeups") {
 			f.bounds.spurious = true
 		}
+		f.inputs.dfsFallback = true
 		return runTask(cmd, file, f)
 	}
 	return checkProgram(cmd, file, f, nil)

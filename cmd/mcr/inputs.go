@@ -24,6 +24,10 @@ type inputFlags struct {
 	domain    int
 	maxInputs int
 	solver    string
+	// dfsFallback: when rf cannot cover input paths (input-dependent
+	// branches in concurrent threads), explore again with dfs in the time
+	// left (set for SV-COMP tasks, which want a verdict)
+	dfsFallback bool
 }
 
 func addInputFlags(fl *pflag.FlagSet, f *inputFlags) {
@@ -128,6 +132,19 @@ func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Pro
 		algo, cfg = rf, c
 	}
 	res := explore.ExploreInputs(ctx, algo, p, opts, cfg, io)
+	if f.dfsFallback && algo.Name != "dfs" && !res.Stats.Complete && len(res.Findings) == 0 && ctx.Err() == nil &&
+		strings.Contains(res.Stats.Stopped+res.Stats.Unmodelled, explore.InputsUnordered) {
+		dfs, err := registry.Lookup("dfs")
+		if err != nil {
+			return nil, err
+		}
+		io.Exhaustive = true
+		io.Note = " (inputs: rf left input-dependent branches of concurrent threads uncovered; explored again with dfs)"
+		r := explore.ExploreInputs(ctx, dfs, p, opts, cfg, io)
+		r.Stats.Executions += res.Stats.Executions
+		r.Stats.Events += res.Stats.Events
+		res = r
+	}
 	if res.Stats.Extra["input_path_errors"] > 0 {
 		res.Stats.Complete = false
 	}

@@ -48,6 +48,11 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "ub_hides_error.yml", "--algo", "rf"}, exitIncomplete, "UNKNOWN (an execution ended in a runtime error"},
 		{[]string{"check", tasks + "ub_hides_error.yml", "--algo", "dfs"}, exitIncomplete, "UNKNOWN (an execution ended in a runtime error"},
 		{[]string{"check", tasks + "ub_hides_error.yml", "--algo", "mcr-seeds"}, exitIncomplete, "UNKNOWN (an execution ended in a runtime error"},
+		// rf cannot cover inputs of concurrent threads; a task run explores
+		// again with dfs (a plain check says why it is incomplete)
+		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "explored again with dfs"},
+		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
+		{[]string{"check", tasks + "inputs_concurrent.c"}, exitIncomplete, "input-dependent branches in concurrent threads"},
 		// an incomplete search is UNKNOWN, never TRUE
 		{[]string{"check", tasks + "locked_counter.yml", "--max-events", "3", "--property", "unreach-call"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (search incomplete: bounded executions"},
 		// a plain C file with --property: a file or a name

@@ -288,6 +288,11 @@ func (d *driver) observe(x program.Execution) {
 	}
 }
 
+// InputsUnordered begins the reason rf's search with inputs is incomplete
+// when input-dependent decisions of concurrent threads are not ordered by
+// causality (unordered).
+const InputsUnordered = "input-dependent branches in concurrent threads"
+
 // maxOrderCheck bounds the decision positions whose causal order is checked.
 const maxOrderCheck = 512
 
@@ -312,7 +317,7 @@ func unordered(tr *program.Trace, cs []sym.Constraint) string {
 	if len(threads) < 2 {
 		return ""
 	}
-	const why = "input-dependent branches in concurrent threads (not ordered by causality, so rf's choice of order within a class may hide input paths); use --algo dfs"
+	const why = InputsUnordered + " (not ordered by causality, so rf's choice of order within a class may hide input paths); use --algo dfs"
 	if len(pos) > maxOrderCheck {
 		return why
 	}
