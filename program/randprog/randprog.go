@@ -540,7 +540,14 @@ func (g *gen) spin() {
 	v := g.local()
 	g.line("while (1) {")
 	g.indent++
-	g.line("%s = %s;", v, load(g.pick()))
+	if g.mutex && g.rng.IntN(3) == 0 {
+		// read under the mutex: an idle iteration takes and releases it
+		g.line("pthread_mutex_lock(&m);")
+		g.line("%s = %s;", v, load(g.pick()))
+		g.line("pthread_mutex_unlock(&m);")
+	} else {
+		g.line("%s = %s;", v, load(g.pick()))
+	}
 	g.line("if (%s %s %d) break;", v, g.cmp(), g.small())
 	if g.rng.IntN(2) == 0 {
 		w := g.local()
