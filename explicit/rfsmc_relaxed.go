@@ -378,7 +378,7 @@ func unsupportedRelaxed(x program.Execution) string {
 	}
 	for _, e := range x.Trace().Events {
 		switch {
-		case e.Kind == program.LockFail || e.Kind == program.Acquire && e.Is(program.Try):
+		case explore.IsTrylock(&e):
 			return "under TSO/PSO trylocks are not handled yet: their other outcome is not explored (use --algo dfs)"
 		case e.Is(program.RMW) || e.Is(program.CAS):
 			return "--algo rf under TSO/PSO does not handle read-modify-writes and compare-and-swaps yet (use --algo dfs)"

@@ -246,7 +246,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 func vcUnsupported(e *program.Event) string {
 	what := ""
 	switch {
-	case e.Kind == program.LockFail || e.Kind == program.Acquire && e.Is(program.Try):
+	case explore.IsTrylock(e):
 		// a successful one too: its failure is never asked for either
 		return fmt.Sprintf("vc does not support trylocks (the other outcome of a trylock is not explored): %s at line %s; use --algo dfs", e.Kind, e.Pos)
 	case e.Is(program.CAS):

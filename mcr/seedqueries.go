@@ -134,11 +134,11 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 	}
 	if !n.requery { // asked when it was executed
 		if e.opts.Reports(explore.KindRace) {
-			qs = append(qs, e.raceQueries(ni, tr, m)...)
+			qs = append(qs, e.raceQueries(ni, tr, m, held)...)
 		}
 		// deadlock queries also lead to the deadlocked executions, which
 		// are explored whether deadlocks are reported or not
-		qs = append(qs, deadlockQueries(ni, tr, m)...)
+		qs = append(qs, deadlockQueries(ni, tr, m, held)...)
 	}
 	return qs, duplicates
 }
@@ -191,10 +191,9 @@ const maxPairsPerLocation = 4
 
 // raceQueries lists candidate races: conflicting accesses of different
 // threads, not both atomic, not ordered by MHB, not under a common lock,
-// whose location pair has no race reported yet.
-func (e *explorer) raceQueries(ni int, tr *program.Trace, m *encode.MCM) []*query {
+// whose location pair has no race reported yet. held is locksets(tr).
+func (e *explorer) raceQueries(ni int, tr *program.Trace, m *encode.MCM, held [][]program.Loc) []*query {
 	ev := tr.Events
-	held := locksets(tr)
 	tried := map[string]int{}
 	var qs []*query
 	for _, acc := range sortedLocs(m.Accesses) {
@@ -364,10 +363,9 @@ func raceKey(tr *program.Trace, a, b int32) string {
 // deadlockQueries lists lock-order inversions: an acquire of l2 by a
 // thread holding l1 and an acquire of l1 by another thread holding l2. The
 // query asks for a prefix after which both acquires are the threads' next
-// events; from there no continuation can proceed.
-func deadlockQueries(ni int, tr *program.Trace, m *encode.MCM) []*query {
+// events; from there no continuation can proceed. held is locksets(tr).
+func deadlockQueries(ni int, tr *program.Trace, m *encode.MCM, held [][]program.Loc) []*query {
 	ev := tr.Events
-	held := locksets(tr)
 	var acqs []int32
 	for i := range ev {
 		if ev[i].Kind == program.Acquire && len(held[i]) > 0 {

@@ -173,12 +173,7 @@ func (c *compiler) compile() (p *Program, err error) {
 	}
 	c.threadLocals()
 	c.runInit(initFn)
-	c.p.funcObjs = funcObjects(c.p.statics)
-	for _, o := range c.p.funcObjs {
-		if o != nil {
-			c.p.nfuncs++
-		}
-	}
+	c.p.funcObjs, c.p.nfuncs = funcObjects(c.p.statics)
 	return c.p, nil
 }
 
@@ -491,15 +486,19 @@ func (c *compiler) fnResult() cc.Type {
 
 func (c *compiler) compound(cs *cc.CompoundStatement) {
 	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
-		bi := l.BlockItem
-		switch bi.Case {
-		case cc.BlockItemDecl:
-			c.localDecl(bi.Declaration)
-		case cc.BlockItemLabel:
-		case cc.BlockItemStmt:
-			c.stmt(bi.Statement)
-		case cc.BlockItemFuncDef:
-			c.unsupported(bi, "nested function definition")
-		}
+		c.blockItem(l.BlockItem)
+	}
+}
+
+// blockItem compiles one item of a block (compound, stmtExpr).
+func (c *compiler) blockItem(bi *cc.BlockItem) {
+	switch bi.Case {
+	case cc.BlockItemDecl:
+		c.localDecl(bi.Declaration)
+	case cc.BlockItemLabel:
+	case cc.BlockItemStmt:
+		c.stmt(bi.Statement)
+	case cc.BlockItemFuncDef:
+		c.unsupported(bi, "nested function definition")
 	}
 }

@@ -644,14 +644,7 @@ func (c *compiler) stmtExpr(x *cc.PrimaryExpression) {
 			last = bi.Statement.ExpressionStatement.ExpressionList
 			break
 		}
-		switch bi.Case {
-		case cc.BlockItemDecl:
-			c.localDecl(bi.Declaration)
-		case cc.BlockItemStmt:
-			c.stmt(bi.Statement)
-		case cc.BlockItemFuncDef:
-			c.unsupported(bi, "nested function definition")
-		}
+		c.blockItem(bi)
 	}
 	if last == nil {
 		c.emit(instr{op: opPush})

@@ -238,18 +238,19 @@ func scalarAt(t cc.Type, off int64) (uint8, bool) {
 }
 
 // funcObjects returns the objects of the function statics, by static id
-// (nil for the others). Executions share them: an access to a function's
+// (nil for the others), and how many there are. Executions share them: an access to a function's
 // object as data fails in resolve before it touches the object, and free
 // refuses it, so no execution changes one. A program declares hundreds of
 // functions (every prototype of the system headers), and copying their
 // objects was most of the memory a run of a small program allocated per
 // execution (issue 17).
-func funcObjects(statics []*static) []*object {
-	objs := make([]*object, len(statics))
+func funcObjects(statics []*static) (objs []*object, n int) {
+	objs = make([]*object, len(statics))
 	for i, s := range statics {
 		if s.kind == kFunc {
 			objs[i] = &object{data: s.data, kind: kFunc, fn: s.fn}
+			n++
 		}
 	}
-	return objs
+	return objs, n
 }

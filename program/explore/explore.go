@@ -34,10 +34,15 @@ const (
 // explores both.
 const TrylocksNotExplored = "trylocks: their other outcome (fail or succeed) is not explored; use --algo dfs"
 
+// IsTrylock reports whether e is a trylock, successful or failed.
+func IsTrylock(e *program.Event) bool {
+	return e.Kind == program.LockFail || e.Kind == program.Acquire && e.Is(program.Try)
+}
+
 // HasTrylock reports whether tr has a trylock, successful or failed.
 func HasTrylock(tr *program.Trace) bool {
 	for i := range tr.Events {
-		if e := &tr.Events[i]; e.Kind == program.LockFail || e.Kind == program.Acquire && e.Is(program.Try) {
+		if IsTrylock(&tr.Events[i]) {
 			return true
 		}
 	}
