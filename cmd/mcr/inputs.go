@@ -24,9 +24,10 @@ type inputFlags struct {
 	domain    int
 	maxInputs int
 	solver    string
-	// dfsFallback: when rf cannot cover input paths (input-dependent
-	// branches in concurrent threads), explore again with dfs in the time
-	// left (set for SV-COMP tasks, which want a verdict)
+	// dfsFallback: when the algorithm cannot cover input paths
+	// (input-dependent branches in concurrent threads) or the other
+	// outcome of a trylock, explore again with dfs in the time left (set
+	// for SV-COMP tasks, which want a verdict)
 	dfsFallback bool
 }
 
@@ -84,6 +85,20 @@ func exploreInputs(ctx context.Context, algo *explore.Algorithm, p *cfront.Progr
 	var res *explore.Result
 	if !explore.HasInputs(p) {
 		res = algo.Explore(ctx, p, opts, cfg)
+		if why := dfsWouldCover(ctx, algo, res, f); why == explore.TrylocksNotExplored {
+			dfs, err := registry.Lookup("dfs")
+			if err != nil {
+				return nil, p, err
+			}
+			r := dfs.Explore(ctx, p, opts, cfg)
+			r.Stats.Executions += res.Stats.Executions
+			r.Stats.Events += res.Stats.Events
+			if r.Stats.Extra == nil {
+				r.Stats.Extra = map[string]float64{}
+			}
+			r.Stats.Extra["fallback_dfs_trylocks"] = 1
+			res = r
+		}
 	} else {
 		r, err := exploreConcolic(ctx, algo, p, opts, cfg, f, "")
 		if err != nil {
@@ -132,14 +147,16 @@ func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Pro
 		algo, cfg = rf, c
 	}
 	res := explore.ExploreInputs(ctx, algo, p, opts, cfg, io)
-	if f.dfsFallback && algo.Name != "dfs" && !res.Stats.Complete && len(res.Findings) == 0 && ctx.Err() == nil &&
-		strings.Contains(res.Stats.Stopped+res.Stats.Unmodelled, explore.InputsUnordered) {
+	if why := dfsWouldCover(ctx, algo, res, f); why != "" {
 		dfs, err := registry.Lookup("dfs")
 		if err != nil {
 			return nil, err
 		}
 		io.Exhaustive = true
 		io.Note = " (inputs: rf left input-dependent branches of concurrent threads uncovered; explored again with dfs)"
+		if why == explore.TrylocksNotExplored {
+			io.Note = " (inputs: rf left the other outcome of trylocks unexplored; explored again with dfs)"
+		}
 		r := explore.ExploreInputs(ctx, dfs, p, opts, cfg, io)
 		r.Stats.Executions += res.Stats.Executions
 		r.Stats.Events += res.Stats.Events
@@ -156,6 +173,23 @@ func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Pro
 		}
 	}
 	return res, nil
+}
+
+// dfsWouldCover names what made algo's search res incomplete that dfs
+// explores (explore.InputsUnordered or explore.TrylocksNotExplored), or
+// "" when dfs would not help or is not wanted: the fallback is for runs
+// that want a verdict (f.dfsFallback), found nothing, and have time left.
+func dfsWouldCover(ctx context.Context, algo *explore.Algorithm, res *explore.Result, f *inputFlags) string {
+	if !f.dfsFallback || algo.Name == "dfs" || res.Stats.Complete || len(res.Findings) > 0 || ctx.Err() != nil {
+		return ""
+	}
+	why := res.Stats.Stopped + res.Stats.Unmodelled
+	for _, r := range []string{explore.InputsUnordered, explore.TrylocksNotExplored} {
+		if strings.Contains(why, r) {
+			return r
+		}
+	}
+	return ""
 }
 
 // inputText renders an input vector: "T0#0=4 T0.1#0=1".

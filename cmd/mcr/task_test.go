@@ -53,6 +53,10 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "explored again with dfs"},
 		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
 		{[]string{"check", tasks + "inputs_concurrent.c"}, exitIncomplete, "input-dependent branches in concurrent threads"},
+		// the other outcome of a trylock: likewise explored again with dfs
+		{[]string{"check", tasks + "trylock_may_fail.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},
+		{[]string{"check", tasks + "trylock_may_fail.yml", "--algo", "rvf"}, exitFinding, "fallback_dfs_trylocks 1"},
+		{[]string{"check", td + "trylock_may_fail.c"}, exitIncomplete, "trylocks: their other outcome"},
 		// an incomplete search is UNKNOWN, never TRUE
 		{[]string{"check", tasks + "locked_counter.yml", "--max-events", "3", "--property", "unreach-call"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (search incomplete: bounded executions"},
 		// a plain C file with --property: a file or a name
