@@ -40,6 +40,9 @@ func TestHostileInputs(t *testing.T) {
 		{"9", []string{"check", hostile + "macro_parens.c"}, exitBadInput, "macro_parens.c: parentheses, brackets and braces nested more than 1000 deep after macro expansion", 0},
 		{"10", []string{"check", hostile + "include_cycle/main.c"}, exitBadInput, "include_cycle/b.h:1:1: #include cycle: ", 0},
 		{"10", []string{"check", hostile + "include_guarded/main.c"}, exitOK, "no finding (search complete)", 0},
+		// a backslash at the end of a file hung cc/v4 (found by FuzzLoad)
+		{"9", []string{"check", hostile + "splice_end.c"}, exitBadInput, "splice_end.c:2: the file ends with a backslash", 0},
+		{"9", []string{"check", hostile + "splice_header/main.c"}, exitBadInput, "splice_header/s.h:1: the file ends with a backslash", 0},
 		{"11", []string{"check", hostile + "free_loop.c"}, exitOK, "no finding (search complete)", 0},
 		{"11", []string{"check", hostile + "frame_loop.c"}, exitOK, "no finding (search complete)", 0},
 		{"11", []string{"check", hostile + "heap_live.c"}, exitIncomplete, "incomplete", 0},

@@ -44,6 +44,9 @@ type scanned struct {
 	// maxNesting (deepLine 0: none)
 	deepLine, deepCol int
 	size              int // bytes
+	// endLine > 0: the file ends with a backslash, or with a backslash and
+	// one newline, on that line (endSplice)
+	endLine int
 }
 
 // scanText scans C source text as the preprocessor sees its lines, without
@@ -52,7 +55,7 @@ type scanned struct {
 // directives with their conditional depth, #pragma once, and where brackets
 // in code lines first nest deeper than maxNesting.
 func scanText(src []byte) scanned {
-	s := scanned{size: len(src)}
+	s := scanned{size: len(src), endLine: endSplice(src)}
 	line, col := 1, 1
 	depth, cond := 0, 0
 	lineStart := true
@@ -376,6 +379,36 @@ func expansionLimit(size int) int {
 }
 
 // tooLarge is the error for sources over maxSourceBytes, or nil.
+// endSplice returns the line of a backslash that ends src, alone or
+// followed by one newline ("\\n" or "\\r\\n"), or 0. C11 5.1.1.2 forbids
+// it (a source file ends in a newline not preceded by a backslash), and
+// cc/v4 v4.31 loops forever on it inside a string or character literal
+// (found by FuzzLoad), so the front end refuses it before cc/v4 sees it.
+func endSplice(src []byte) int {
+	t := bytes.TrimSuffix(src, []byte("\n"))
+	t = bytes.TrimSuffix(t, []byte("\r"))
+	if !bytes.HasSuffix(t, []byte("\\")) {
+		return 0
+	}
+	return bytes.Count(t, []byte("\n")) + 1
+}
+
+// spliceAtEnd refuses a file that ends in a backslash (endSplice), naming
+// the file and line.
+func spliceAtEnd(files map[string]*sourceFile) error {
+	var bad []*sourceFile
+	for _, f := range files {
+		if f.endLine > 0 {
+			bad = append(bad, f)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Slice(bad, func(i, j int) bool { return bad[i].name < bad[j].name })
+	return fmt.Errorf("%s:%d: the file ends with a backslash (a line splice or escape with no text after it): C requires a final newline not preceded by a backslash", bad[0].name, bad[0].endLine)
+}
+
 func tooLarge(name string, files map[string]*sourceFile) error {
 	size := sourceSize(files)
 	if size <= maxSourceBytes {

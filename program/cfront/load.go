@@ -156,6 +156,9 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	if err := includeCycle(name, files, false); err != nil {
 		return nil, err
 	}
+	if err := spliceAtEnd(files); err != nil {
+		return nil, err
+	}
 	if err := tooLarge(name, files); err != nil {
 		return nil, err
 	}

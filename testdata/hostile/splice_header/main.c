@@ -1,0 +1,2 @@
+#include "s.h"
+int main(void) { return 0; }
