@@ -278,6 +278,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 		}
 	}
 	mhb := newHBOrder(tr, false)
+	var base *rvfBase // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
 	backtrack := true
 	for backtrack && len(mutate) > 0 {
@@ -313,6 +314,19 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 				}
 			}
 			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
+			if !slices.Contains(group, q.active) {
+				if base == nil {
+					base = newRVFBase(tr, mhb, s.good)
+				}
+				if q.writes == nil {
+					q.writes = writesOf(tr, &r)
+				}
+				if base.unrealizable(tr, mhb, q.writes, &r, group) {
+					s.checkNegative(q, group)
+					s.sink.Extra("closure_negatives", 1)
+					continue
+				}
+			}
 			s.good[r.ID()] = group
 			w, err := s.witness(q, group)
 			delete(s.good, r.ID())
@@ -717,6 +731,7 @@ type rvfQuery struct {
 	plain  program.Schedule
 	active program.EventID
 	inst   [2]*program.Instance
+	writes []int32 // trace positions of the writes of r's location (writesOf), on first use
 }
 
 // witness asks for a witness of (X', GoodW') with GoodW'(r) = group: r has

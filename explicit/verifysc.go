@@ -87,7 +87,6 @@ func (d *VerifySC) decide(ctx context.Context, inst *program.Instance) (program.
 			return w, true, nil
 		}
 	}
-	s.classes()
 	if !d.NoClosure {
 		p, ok, err := closureSC(v)
 		if err != nil || !ok {
@@ -108,6 +107,7 @@ func (d *VerifySC) decide(ctx context.Context, inst *program.Instance) (program.
 			}
 		}
 	}
+	s.classes() // after closure, which answers most negative instances alone
 	return s.run()
 }
 
