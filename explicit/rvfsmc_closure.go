@@ -2,28 +2,33 @@ package explicit
 
 // This file decides most unrealizable mutations of RVF-SMC (rvfsmc.go,
 // seed 000 Algorithm 2, lines 19-22) without a VerifySC query: a cheap
-// negative answer from the closure of the call's own instance, in the
-// spirit of seed 000 Section 4.2 ("2. Closure": an instance whose closure
-// fails has no witness).
+// negative answer in the spirit of seed 000 Section 4.2 ("2. Closure").
 //
 // A call's children ask for witnesses of (X', GoodW') = (E(σ̃) ∪ {r},
 // GoodW ∪ {(r, G)}) for each read r and value group G. Every witness π of
 // it restricted to E(σ̃) is a witness of the call's own (X, GoodW): r (and
 // the write half of an RMW or CAS) is the last event of its thread and no
 // read of X has it among its good writes, so removing it changes no read's
-// latest write, and lifts no lock condition. Hence π contains the closure
-// P0 of (X, GoodW) (closure is sound), and since r reads in π the latest
+// latest write, and lifts no lock condition. Hence π contains every order
+// P0 that all witnesses of (X, GoodW) have; we take for P0 program order,
+// fork and join, w before a read whose only good write is w (an acquire
+// whose only good release is w), and a read whose only good write is init
+// before every write of its location: a part of the closure of (X,
+// GoodW), computed as vector clocks in one pass over σ̃ (a witness of it,
+// so every such order goes forward in σ̃). As r reads in π the latest
 // write before it, some w of G is not hidden from r in P0: there is no
 // write w2 of r's location with w <_P0 w2 <=_P0 pred(r), pred(r) being
 // r's program-order predecessor (or the fork of its thread), which comes
 // before r in π (for init: no write <=_P0 pred(r) at all). When every w of
 // G is hidden, the instance has no witness: the answer VerifySC would
-// give, so the children, and everything counted, are the same.
+// give, so the children, and everything counted but the queries, are the
+// same. Under explore.Options.Validate VerifySC is asked anyway and a
+// witness counts as a decider error (checkNegative).
 //
 // P0 is computed once per call, on its first query, and serves every read
 // and value group of the call. On lastzero (N=11) it answers all 16,687
-// negative queries (each of which cost an instance, a view and a closure
-// of its own) at the cost of one closure per call that asks anything.
+// negative queries, each of which cost an instance, a view and a closure
+// of its own.
 
 import (
 	"slices"
