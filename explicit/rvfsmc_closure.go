@@ -45,7 +45,7 @@ type rvfBase struct {
 
 // newRVFBase returns P0 for the trace tr of a call whose reads and
 // acquires have the good writes good. h indexes tr.
-func newRVFBase(tr *program.Trace, h *hbOrder, good map[program.EventID][]program.EventID) *rvfBase {
+func newRVFBase(tr *program.Trace, h *syncOrder, good map[program.EventID][]program.EventID) *rvfBase {
 	k := h.K
 	b := &rvfBase{flat: make([]int32, len(tr.Events)*k), k: k}
 	initRd := map[program.Loc][]int32{} // per location: the clock join of its init-only reads so far
@@ -103,7 +103,7 @@ func join(row, c []int32) {
 // group in any witness of the call's instance extended by r, by the
 // argument of the file comment. ws are the trace positions of the writes
 // of r's location, h indexes tr. False means "maybe".
-func (b *rvfBase) unrealizable(tr *program.Trace, h *hbOrder, ws []int32, r *program.Event, group []program.EventID) bool {
+func (b *rvfBase) unrealizable(tr *program.Trace, h *syncOrder, ws []int32, r *program.Event, group []program.EventID) bool {
 	if r.Kind != program.Read || len(group) == 0 {
 		return false
 	}
