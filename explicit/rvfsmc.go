@@ -478,7 +478,7 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *syncOrder, r program.Event, for
 	initVisible := program.VisibleWrites(ws, pendingR, order, func(w int32) program.ThreadID { return tr.Events[w].Thread },
 		func(w int32) { vis[w] = true })
 	visible := func(i int32) bool { return i < 0 && initVisible || vis[i] }
-	outshadowed := shadowedInSection(tr, mhb.TraceIndex, r)
+	outshadowed := shadowedInSection(tr, mhb.At, r)
 	var vals, forbidden []int64
 	skip := func(v int64) {
 		if lock || !slices.Contains(forbidden, v) {
@@ -529,12 +529,12 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *syncOrder, r program.Event, for
 //
 // The table costs one pass over tr per held mutex, and only for a read
 // whose thread holds one.
-func shadowedInSection(tr *program.Trace, ix *program.TraceIndex, r program.Event) func(w int32) bool {
-	if r.Kind != program.Read || int(r.Thread) >= len(ix.At) {
+func shadowedInSection(tr *program.Trace, at [][]int32, r program.Event) func(w int32) bool {
+	if r.Kind != program.Read || int(r.Thread) >= len(at) {
 		return func(int32) bool { return false }
 	}
 	var held []program.Loc // the mutexes r's thread holds at r
-	mine := ix.At[r.Thread]
+	mine := at[r.Thread]
 	for _, i := range mine {
 		held = afterLockEvent(held, &tr.Events[i])
 	}
@@ -558,7 +558,7 @@ func shadowedInSection(tr *program.Trace, ix *program.TraceIndex, r program.Even
 		// Each other thread backwards: a release of l opens a section (seen
 		// from its end), the acquire closes it; later tells whether the
 		// section writes r's location after the current event.
-		for t, at := range ix.At {
+		for t, at := range at {
 			if program.ThreadID(t) == r.Thread {
 				continue
 			}

@@ -49,19 +49,21 @@ func newRVFBase(tr *program.Trace, h *syncOrder, good map[program.EventID][]prog
 	k := h.K
 	b := &rvfBase{flat: make([]int32, len(tr.Events)*k), k: k}
 	initRd := map[program.Loc][]int32{} // per location: the clock join of its init-only reads so far
-	var preds []int32
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		row := b.row(int32(i))
-		preds = h.MHBPreds(int32(i), preds[:0])
-		for _, q := range preds {
-			join(row, b.row(q))
+		if p := h.prev(int32(i)); p >= 0 {
+			join(row, b.row(p))
 		}
 		switch e.Kind {
+		case program.Join:
+			if end := h.Last(program.ThreadID(e.Value)); e.Value >= 0 && end >= 0 && end < int32(i) {
+				join(row, b.row(end))
+			}
 		case program.Read, program.Acquire:
 			if g := good[e.ID()]; len(g) == 1 && g[0] != program.InitID {
-				if src := h.Src[i]; src >= 0 && tr.Events[src].ID() == g[0] {
-					join(row, b.row(src))
+				if w := h.pos(g[0]); w >= 0 && w < int32(i) {
+					join(row, b.row(w))
 				}
 			}
 		case program.Write:
@@ -117,10 +119,9 @@ func (b *rvfBase) unrealizable(tr *program.Trace, h *syncOrder, ws []int32, r *p
 	for _, g := range group {
 		w := int32(-1) // init
 		if g != program.InitID {
-			if int(g.Thread) >= len(h.At) || int(g.Index) >= len(h.At[g.Thread]) {
+			if w = h.pos(g); w < 0 {
 				return false
 			}
-			w = h.At[g.Thread][g.Index]
 		}
 		hidden := false
 		for _, w2 := range ws {

@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"reflect"
 	"testing"
 
 	"mcr/program"
@@ -37,6 +38,9 @@ func TestSyncOrderAsClocks(t *testing.T) {
 			}
 			tr := x.Trace()
 			h, o := newHBOrder(tr, false), newSyncOrder(tr)
+			if !reflect.DeepEqual(h.At, o.At) || !reflect.DeepEqual(h.Fork, o.Fork) {
+				t.Fatalf("%s turn %d: positions %v forks %v, TraceIndex says %v, %v", f, turn, o.At, o.Fork, h.At, h.Fork)
+			}
 			for i := range int32(len(tr.Events)) {
 				for j := range int32(len(tr.Events)) {
 					if got, want := o.atMost(i, j), h.before(i, h.row(j)); got != want {
