@@ -19,9 +19,9 @@ import "mcr/program"
 // operations per event).
 type syncOrder struct {
 	T    *program.Trace
-	K    int       // threads: len(T.Threads), or more if events name more
-	At   [][]int32 // per thread: the positions of its events in order
-	Fork []int32   // per thread: the position of its fork, -1 if none
+	K    int        // threads: len(T.Threads), or more if events name more
+	At   [][]int32  // per thread: the positions of its events in order
+	Fork []int32    // per thread: the position of its fork, -1 if none
 	pts  [][]syncPt // per thread, by index
 }
 
