@@ -315,13 +315,13 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			}
 			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
 			if !slices.Contains(group, q.active) {
+				if base == nil {
+					base = newRVFBase(tr, mhb, s.good)
+				}
 				if q.writes == nil {
 					q.writes = writesOf(tr, &r)
 				}
-				if base == nil && mayHide(mhb, q.writes, group) {
-					base = newRVFBase(tr, mhb, s.good)
-				}
-				if base != nil && base.unrealizable(tr, mhb, q.writes, &r, group) {
+				if base.unrealizable(tr, mhb, q.writes, &r, group) {
 					s.checkNegative(q, group)
 					s.sink.Extra("closure_negatives", 1)
 					continue

@@ -137,23 +137,6 @@ func (b *rvfBase) unrealizable(tr *program.Trace, h *syncOrder, ws []int32, r *p
 	return true
 }
 
-// mayHide reports whether every write of group (init included) has a
-// write of ws after it in the trace: P0 is a part of the trace order, so
-// a write without one is hidden in P0 by none, and unrealizable is false
-// without building P0 (a query for the latest write of a location that
-// is not the active one: an RMW's, or a write ordered after r's).
-func mayHide(h *syncOrder, ws []int32, group []program.EventID) bool {
-	if len(ws) == 0 {
-		return false
-	}
-	for _, g := range group {
-		if g != program.InitID && h.pos(g) >= ws[len(ws)-1] {
-			return false
-		}
-	}
-	return true
-}
-
 // writesOf returns the trace positions of the writes to r's location.
 func writesOf(tr *program.Trace, r *program.Event) []int32 {
 	var ws []int32
