@@ -28,10 +28,14 @@ func closureSC(v *view) (*porder, bool, error) {
 			nodes[t] = append(nodes[t], e)
 		}
 	}
-	p := newPorder(nodes, v.n)
+	p := forkJoinOrder(v, nodes) // along the guide (closure_forkjoin.go)
 	c := closer{v: v, p: p, node: func(e int32) int32 { return e }}
-	if !c.forkJoin() {
-		return nil, false, nil
+	if p == nil {
+		p = newPorder(nodes, v.n)
+		c.p = p
+		if !c.forkJoin() {
+			return nil, false, nil
+		}
 	}
 	writes := v.writesByLoc()
 	for c.changed = true; c.changed; {

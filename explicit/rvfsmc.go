@@ -239,8 +239,8 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 				mutate = append([]program.Event{e}, mutate...)
 			}
 		}
-		if over, _ := x.Done(); over || len(mutate) != 1 {
-			break
+		if over, _ := x.Done(); over || len(mutate) != 1 || !s.mayBeForced(C, &mutate[0]) {
+			break // before singleWriters' pass over the trace, which costs
 		}
 		if single == nil {
 			single = newSingleWriters(s.good)
@@ -277,7 +277,8 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			plain = append(plain, tr.Events[i].ID())
 		}
 	}
-	mhb := newHBOrder(tr, false)
+	mhb := newSyncOrder(tr)
+	var base *rvfBase // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
 	backtrack := true
 	for backtrack && len(mutate) > 0 {
@@ -313,6 +314,19 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 				}
 			}
 			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
+			if !slices.Contains(group, q.active) {
+				if base == nil {
+					base = newRVFBase(tr, mhb, s.good)
+				}
+				if q.writes == nil {
+					q.writes = writesOf(tr, &r)
+				}
+				if base.unrealizable(tr, mhb, q.writes, &r, group) {
+					s.checkNegative(q, group)
+					s.sink.Extra("closure_negatives", 1)
+					continue
+				}
+			}
 			s.good[r.ID()] = group
 			w, err := s.witness(q, group)
 			delete(s.good, r.ID())
@@ -438,9 +452,8 @@ func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
 // forbid is C(r) (nil if undefined); a thread beyond its end had no events
 // when C(r) was set, so it forbids none of them. Each release of a lock is
 // a group of its own.
-func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbid []int32) (groups [][]program.EventID, avoided int) {
+func (s *rvfSMC) sources(tr *program.Trace, mhb *syncOrder, r program.Event, forbid []int32) (groups [][]program.EventID, avoided int) {
 	lock := r.Kind == program.Acquire
-	prev := mhb.nextRow(r.Thread) // clock of r's program-order predecessor
 	var ws []int32
 	for i := range tr.Events {
 		e := &tr.Events[i]
@@ -457,15 +470,15 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbi
 		case a == pendingR:
 			return false
 		case b == pendingR:
-			return mhb.before(a, prev)
+			return mhb.beforeNext(a, r.Thread)
 		}
-		return mhb.before(a, mhb.row(b))
+		return mhb.atMost(a, b)
 	}
 	vis := map[int32]bool{}
 	initVisible := program.VisibleWrites(ws, pendingR, order, func(w int32) program.ThreadID { return tr.Events[w].Thread },
 		func(w int32) { vis[w] = true })
 	visible := func(i int32) bool { return i < 0 && initVisible || vis[i] }
-	outshadowed := shadowedInSection(tr, mhb.TraceIndex, r)
+	outshadowed := shadowedInSection(tr, mhb.At, r)
 	var vals, forbidden []int64
 	skip := func(v int64) {
 		if lock || !slices.Contains(forbidden, v) {
@@ -516,12 +529,12 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *hbOrder, r program.Event, forbi
 //
 // The table costs one pass over tr per held mutex, and only for a read
 // whose thread holds one.
-func shadowedInSection(tr *program.Trace, ix *program.TraceIndex, r program.Event) func(w int32) bool {
-	if r.Kind != program.Read || int(r.Thread) >= len(ix.At) {
+func shadowedInSection(tr *program.Trace, at [][]int32, r program.Event) func(w int32) bool {
+	if r.Kind != program.Read || int(r.Thread) >= len(at) {
 		return func(int32) bool { return false }
 	}
 	var held []program.Loc // the mutexes r's thread holds at r
-	mine := ix.At[r.Thread]
+	mine := at[r.Thread]
 	for _, i := range mine {
 		held = afterLockEvent(held, &tr.Events[i])
 	}
@@ -545,7 +558,7 @@ func shadowedInSection(tr *program.Trace, ix *program.TraceIndex, r program.Even
 		// Each other thread backwards: a release of l opens a section (seen
 		// from its end), the acquire closes it; later tells whether the
 		// section writes r's location after the current event.
-		for t, at := range ix.At {
+		for t, at := range at {
 			if program.ThreadID(t) == r.Thread {
 				continue
 			}
@@ -692,16 +705,21 @@ func (sw *singleWriters) before(w program.EventID, t program.ThreadID) bool {
 // ancestors' backtrack signals stop no one (their loops end anyway); their
 // good writes are set for the subtree as descend does.
 func (s *rvfSMC) forcedRead(sw *singleWriters, C rvfCausal, r program.Event) (program.EventID, bool) {
-	if r.Kind != program.Read || r.Is(program.RMW) || r.Is(program.CAS) || s.cfg.PredictNull && r.Is(program.Deref) {
-		return program.EventID{}, false
-	}
-	if _, ok := C[r.ID()]; ok {
-		return program.EventID{}, false
-	}
-	if !sw.ordered[r.Loc] || !sw.before(sw.last[r.Loc], r.Thread) {
+	if !s.mayBeForced(C, &r) || !sw.ordered[r.Loc] || !sw.before(sw.last[r.Loc], r.Thread) {
 		return program.EventID{}, false
 	}
 	return sw.last[r.Loc], true
+}
+
+// mayBeForced reports the conditions of forcedRead on r alone: a plain
+// read (no RMW, CAS or lock, no dereference a null prediction may be asked
+// about) that C leaves undefined.
+func (s *rvfSMC) mayBeForced(C rvfCausal, r *program.Event) bool {
+	if r.Kind != program.Read || r.Is(program.RMW) || r.Is(program.CAS) || s.cfg.PredictNull && r.Is(program.Deref) {
+		return false
+	}
+	_, ok := C[r.ID()]
+	return !ok
 }
 
 // rvfQuery is what the queries of one read r share: σ̃ (tr, its schedule
@@ -711,12 +729,13 @@ func (s *rvfSMC) forcedRead(sw *singleWriters, C rvfCausal, r program.Event) (pr
 // only change r's sources and value).
 type rvfQuery struct {
 	tr     *program.Trace
-	h      *hbOrder // must-happen-before of tr
+	h      *syncOrder // must-happen-before of tr
 	r      program.Event
 	guide  program.Schedule
 	plain  program.Schedule
 	active program.EventID
 	inst   [2]*program.Instance
+	writes []int32 // trace positions of the writes of r's location (writesOf), on first use
 }
 
 // witness asks for a witness of (X', GoodW') with GoodW'(r) = group: r has
@@ -906,7 +925,18 @@ func (c rvfCausal) clone() rvfCausal {
 // of mutate, which the executor only tells once a CAS runs: it runs them
 // on x, which is no longer needed, one after the other, running sigma
 // (the schedule of σ̃) again whenever one ended the execution.
+//
+// An execution that tells them while pending (program.PendingArgs) is not
+// run (casrot N=9: 30,000 of 38,486 replays were children that could not
+// go on from x because of it); under explore.Options.Validate it is, and
+// an expected value that differs from the pending one counts as a replay
+// error.
 func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutate []program.Event) (ran bool) {
+	pa, told := x.(program.PendingArgs)
+	told = told && pa.PendingArgs()
+	if told && !s.cfg.validate {
+		return false
+	}
 	for i := range mutate {
 		r := &mutate[i]
 		if r.Kind != program.Read || !r.Is(program.CAS) {
@@ -924,6 +954,9 @@ func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutat
 		evs := x.Trace().Events
 		for j := len(evs) - 1; j >= 0 && j >= len(evs)-2; j-- {
 			if evs[j].ID() == r.ID() {
+				if told && r.Arg != evs[j].Arg {
+					s.sink.Extra("replay_errors", 1)
+				}
 				r.Arg = evs[j].Arg
 			}
 		}

@@ -114,6 +114,14 @@ type Execution interface {
 	Trace() *Trace
 }
 
+// PendingArgs is implemented by executions whose Pending event of a
+// compare-and-swap read (flag CAS) already holds its expected value Arg,
+// which Execution only promises once the CAS has run: explorers then need
+// not run the CAS to learn it.
+type PendingArgs interface {
+	PendingArgs() bool
+}
+
 // Failer is implemented by executions in which a violation (a failed
 // assertion, a null dereference, a runtime error) stops only its thread,
 // which is then Stuck, while the others run on: Failures returns every such

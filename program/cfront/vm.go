@@ -229,6 +229,10 @@ func (x *execution) addThread(t *thread) {
 // Threads implements program.Execution.
 func (x *execution) Threads() int { return len(x.threads) }
 
+// PendingArgs implements program.PendingArgs: the atomic CAS builtin sets
+// its pending event's Arg when the thread stops at it (builtins.go).
+func (x *execution) PendingArgs() bool { return true }
+
 // Pending implements program.Execution.
 func (x *execution) Pending(t program.ThreadID) (program.Event, program.ThreadStatus) {
 	if int(t) >= len(x.threads) || x.threads[t] == nil {
