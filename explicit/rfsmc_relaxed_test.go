@@ -124,6 +124,26 @@ func TestRFRelaxedRandom(t *testing.T) {
 	t.Logf("%d programs, %d (program, model) pairs compared with dfs", n, compared)
 }
 
+// TestRFRelaxedRandomRMW: rf under TSO and PSO against dfs on random
+// programs with atomics (atomic_fetch_add, strong compare-exchanges that
+// succeed or fail), fences, a mutex and assertions: the read-modify-writes
+// and compare-and-swaps of seed 004 Remark 1 (rfsmc_relaxed_mutation.go).
+// MCR_RF_RELAXED_RMW sets the number of programs (default 6).
+func TestRFRelaxedRandomRMW(t *testing.T) {
+	n := randtest.Count("MCR_RF_RELAXED_RMW", 6, 6)
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Atomics: true}
+	compared := 0
+	for _, seed := range randtest.Seeds(n) {
+		src := randprog.Generate(seed, o)
+		for _, m := range program.Models[1:] { // TSO, PSO
+			if relaxedAgainstDFS(t, fmt.Sprintf("random%d.c", seed), src, nil, m, 5000) {
+				compared++
+			}
+		}
+	}
+	t.Logf("%d programs, %d (program, model) pairs compared with dfs", n, compared)
+}
+
 // TestRFRelaxedRaces: rf under TSO/PSO finds forward.c's races (with the
 // same locations as dfs: TestRFRelaxedTestdata) and none in sb.c (atomics
 // only), complete both times.
