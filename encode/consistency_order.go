@@ -11,8 +11,9 @@ package encode
 // program/INSTANCES.md extends it: under TSO/PSO a Write event is the
 // buffer-write wB and its memory-write wM is a step of its own; under SC
 // the memory-write is the write itself. Fence, Acquire, Release, Fork,
-// Join and RMW and CAS reads (program.Drains) drain their thread's buffers; a Join also needs the
-// joined thread's buffers empty; an RMW read, its write half and that
+// Join, RMW reads and CAS reads (program.Drains) drain their thread's
+// buffers; a Join also needs the joined thread's buffers empty; an RMW
+// read, its write half and that
 // write's memory-write are consecutive (000_1fb260b9b3a323b2.txt Appendix
 // A), so they are one step here and share one variable.
 
@@ -180,7 +181,6 @@ func (s *skeleton) reduced(fn func(a, b int32)) {
 		}
 	}
 }
-
 
 // topo returns the nodes in a topological order of succ, and false if succ
 // has a cycle.

@@ -20,13 +20,18 @@ package explicit
 // new for the rule in the call that explores it, like rfsmc.go's fresh
 // events).
 //
-// A first slice: programs whose executions have read-modify-writes or
-// compare-and-swaps, failed trylocks, blocked (assume, await) or bounded
-// executions, or end with a thread waiting for a lock (the blocked-acquire
-// rule of Section 7 is not carried over) are not explored past them; the
-// search stops there, incomplete, naming the construct (dfs explores
-// them). Data races are decided on every explored trace
-// (rfsmc_relaxed_race.go).
+// Read-modify-writes and compare-and-swaps (Remark 1: a read and an
+// optional write in an atomic section, handled as seed 002 Section 7 does)
+// are in rfsmc_relaxed_mutation.go: write halves that follow the new
+// source, the RMW reversal rule, and the events a schedule makes new
+// (fresh, as rfsmc.go's).
+//
+// Not yet: programs whose executions have trylocks, blocked (assume,
+// await) or bounded executions, or end with a thread waiting for a lock
+// (the blocked-acquire rule of Section 7 is not carried over) are not
+// explored past them; the search stops there, incomplete, naming the
+// construct (dfs explores them). Data races are decided on every explored
+// trace (rfsmc_relaxed_race.go).
 
 import (
 	"context"
