@@ -258,11 +258,16 @@ func (s *relaxedSMC) reverse(t *relaxedTrace, tauT []program.EventID, order map[
 	return s.offer(t, m, r, causes, mrk, set, unsure)
 }
 
-// probeCAS runs the schedule of witness w and reports whether CAS read r
-// succeeded in it (an unsure plan, see the file comment).
+// probeCAS runs the schedule of witness w up to CAS read r and reports
+// whether r succeeded (an unsure plan, see the file comment). The steps
+// after r are left out: if r writes, they need not be followable.
 func (s *relaxedSMC) probeCAS(w program.Witness, r program.EventID) (bool, error) {
 	s.rec.Extra("cas_probes", 1)
-	x, err := program.Replay(s.p, witnessSchedule(w))
+	sched := witnessSchedule(w)
+	if i := slices.Index(sched, r); i >= 0 {
+		sched = sched[:i+1]
+	}
+	x, err := program.Replay(s.p, sched)
 	if err != nil {
 		return false, err
 	}
