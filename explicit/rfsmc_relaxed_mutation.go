@@ -22,7 +22,9 @@ package explicit
 //     RMW, or a CAS that failed in σ̃) and eR is a CAS, whether eR succeeds
 //     is found by running the witness without eR's write half (a probe,
 //     "cas_probes"); a witness with it, if it succeeds, needs one more
-//     query (adding a write half only adds constraints).
+//     query (adding a write half only adds constraints). Reversals are
+//     counted ("rmw_reversals"); testdata/c/mm/casprobe.c has both probe
+//     outcomes.
 //
 // Under TSO and PSO the RMW read and every CAS read (failed too) execute
 // with their thread's buffers empty and the write half is flushed at once
@@ -255,6 +257,7 @@ func (s *relaxedSMC) reverse(t *relaxedTrace, tauT []program.EventID, order map[
 		val = t.tr.Events[t.pos[halfID(eW)]].Value
 	}
 	unsure := t.plan(m, r, val, known)
+	s.rec.Extra("rmw_reversals", 1)
 	return s.offer(t, m, r, causes, mrk, set, unsure)
 }
 
