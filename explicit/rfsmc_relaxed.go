@@ -155,6 +155,13 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a VerifyTSO/PSO witness does not replay: %v", err))
 		return true
 	}
+	if i := deviation(x.Trace(), sigma); i >= 0 {
+		// Replay skips the steps an RMW took with its read: a write half
+		// or flush the witness did not plan (a CAS that succeeded
+		// against the plan) would shift the extension
+		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): the execution of a witness deviates from it at step %d", i))
+		return true
+	}
 	if why := unsupportedRelaxed(x); why != "" {
 		s.rec.Execution(x) // its findings are real (a deadlock)
 		s.rec.Stop(why)
@@ -425,6 +432,17 @@ func (s *relaxedSMC) stopOn(err error) {
 		return
 	}
 	s.rec.Stop(explore.StopReason(s.ctx))
+}
+
+// deviation returns the first step of sigma that trace tr did not take
+// in its place, or -1.
+func deviation(tr *program.Trace, sigma program.Schedule) int {
+	for i, id := range sigma {
+		if i >= len(tr.Events) || tr.Events[i].ID() != id {
+			return i
+		}
+	}
+	return -1
 }
 
 // unsupportedRelaxed says why x is outside this slice, or "".
