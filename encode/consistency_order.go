@@ -11,8 +11,9 @@ package encode
 // program/INSTANCES.md extends it: under TSO/PSO a Write event is the
 // buffer-write wB and its memory-write wM is a step of its own; under SC
 // the memory-write is the write itself. Fence, Acquire, Release, Fork,
-// Join and RMW reads drain their thread's buffers; a Join also needs the
-// joined thread's buffers empty; an RMW read, its write half and that
+// Join, RMW reads and CAS reads (program.Drains) drain their thread's
+// buffers; a Join also needs the joined thread's buffers empty; an RMW
+// read, its write half and that
 // write's memory-write are consecutive (000_1fb260b9b3a323b2.txt Appendix
 // A), so they are one step here and share one variable.
 
@@ -134,7 +135,7 @@ func (s *skeleton) threadEdges() {
 					pending[t][at].w = i
 				}
 			}
-			if drains(e) {
+			if program.Drains(e) {
 				for _, p := range pending[t] {
 					s.edge(s.mem[p.w], s.node[i])
 				}
@@ -179,16 +180,6 @@ func (s *skeleton) reduced(fn func(a, b int32)) {
 			}
 		}
 	}
-}
-
-// drains reports whether e executes only with its thread's store buffers
-// empty (INSTANCES.md: locked instructions drain the buffer, as on x86).
-func drains(e *program.Event) bool {
-	switch e.Kind {
-	case program.Fence, program.Acquire, program.Release, program.Fork, program.Join:
-		return true
-	}
-	return e.Kind == program.Read && e.Is(program.RMW)
 }
 
 // topo returns the nodes in a topological order of succ, and false if succ

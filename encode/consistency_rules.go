@@ -136,7 +136,7 @@ func (r *rules) soleSources() {
 		if e.Kind != program.Read || len(src) != 1 || src[0] == program.InitSource {
 			continue
 		}
-		if p := r.ownPrev[i]; r.relaxed && p >= 0 && src[0] == p && !e.Is(program.RMW) {
+		if p := r.ownPrev[i]; r.relaxed && p >= 0 && src[0] == p && !program.Drains(e) {
 			continue // it may read p from its buffer
 		}
 		if m, R := r.mem[src[0]], r.node[i]; m != R {
@@ -156,7 +156,7 @@ func (r *rules) relBefore(a, b crit) form {
 // readForm is Φ_rf for read i: r reads from its own buffer, or from
 // memory:
 //
-//   - from its own buffer (TSO/PSO; not for RMW reads, which drain the
+//   - from its own buffer (TSO/PSO; not for RMW and CAS reads, which drain the
 //     buffer): its thread's latest earlier write p to the location is a
 //     source and is not flushed yet, O_r < F_p (004_fe58e94b2666f77b.txt
 //     Section 2.1, event (2));
@@ -171,7 +171,7 @@ func (r *rules) readForm(i int32) form {
 		return formFalse // p is in the buffer or in memory
 	}
 	buf := formFalse
-	if r.relaxed && p >= 0 && member(src, p) && !e.Is(program.RMW) {
+	if r.relaxed && p >= 0 && member(src, p) && !program.Drains(e) {
 		buf = r.lt(R, r.mem[p])
 	}
 	mem := r.window(R, src, r.mem, r.writes[e.Loc])

@@ -20,17 +20,23 @@ package explicit
 // new for the rule in the call that explores it, like rfsmc.go's fresh
 // events).
 //
-// A first slice: programs whose executions have read-modify-writes or
-// compare-and-swaps, failed trylocks, blocked (assume, await) or bounded
-// executions, or end with a thread waiting for a lock (the blocked-acquire
-// rule of Section 7 is not carried over) are not explored past them; the
-// search stops there, incomplete, naming the construct (dfs explores
-// them). Data races are decided on every explored trace
-// (rfsmc_relaxed_race.go).
+// Read-modify-writes and compare-and-swaps (Remark 1: a read and an
+// optional write in an atomic section, handled as seed 002 Section 7 does)
+// are in rfsmc_relaxed_mutation.go: write halves that follow the new
+// source, the RMW reversal rule, and the events a schedule makes new
+// (fresh, as rfsmc.go's).
+//
+// Not yet: programs whose executions have trylocks, blocked (assume,
+// await) or bounded executions, or end with a thread waiting for a lock
+// (the blocked-acquire rule of Section 7 is not carried over) are not
+// explored past them; the search stops there, incomplete, naming the
+// construct (dfs explores them). Data races are decided on every explored
+// trace (rfsmc_relaxed_race.go).
 
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -56,10 +62,14 @@ type relaxedSched struct {
 	tau   []program.EventID
 	sigma program.Schedule
 	mrk   map[program.EventID]bool
-	// head is the read (acquire) whose source the schedule changed: in
-	// the call that explores it, it counts as new for the lock rule
-	// (replace), as rfsmc.go's fresh events do
-	head program.EventID
+	// fresh holds the events the schedule made new: the read (acquire)
+	// whose source it changed (its head), the other reads whose source
+	// changed (a reversal's eW) and the write halves of the RMW and CAS
+	// reads among them. In the call that explores it they count as new
+	// for lines 9-11, the reversal and the lock rule, as rfsmc.go's
+	// fresh events do (a write half whose value changed is a write no
+	// earlier trace had)
+	fresh map[program.EventID]bool
 }
 
 type relaxedSet struct {
@@ -111,7 +121,7 @@ func RFSMCRelaxedWith(ctx context.Context, p program.Program, opts explore.Optio
 		s.rec.Stop(fmt.Sprintf("the program does not execute under %s (set its memory model first: cfront.Program.SetModel)", m))
 		return s.rec.Result()
 	}
-	s.call(nil, nil, nil, program.EventID{Index: -1})
+	s.call(nil, nil, nil, nil)
 	return s.rec.Result()
 }
 
@@ -134,7 +144,7 @@ type relaxedTrace struct {
 }
 
 // call is RF-SMC(τ, RF, σ, mrk); it returns true when the search stops.
-func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map[program.EventID]bool, head program.EventID) bool {
+func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map[program.EventID]bool, fresh map[program.EventID]bool) bool {
 	if err := s.ctx.Err(); err != nil {
 		s.rec.Stop(explore.StopReason(s.ctx))
 		return true
@@ -143,6 +153,13 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 	x, err := program.Replay(s.p, sigma)
 	if err != nil {
 		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a VerifyTSO/PSO witness does not replay: %v", err))
+		return true
+	}
+	if i := deviation(x.Trace(), sigma); i >= 0 {
+		// Replay skips the steps an RMW took with its read: a write half
+		// or flush the witness did not plan (a CAS that succeeded
+		// against the plan) would shift the extension
+		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): the execution of a witness deviates from it at step %d", i))
 		return true
 	}
 	if why := unsupportedRelaxed(x); why != "" {
@@ -174,6 +191,11 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 	for _, id := range ext {
 		inExt[id] = true
 	}
+	isNew := maps.Clone(fresh) // the extension and the schedule's fresh events
+	if isNew == nil {
+		isNew = map[program.EventID]bool{}
+	}
+	maps.Copy(isNew, inExt)
 	// lines 3-4
 	for _, id := range ext {
 		if t.isRead(id) {
@@ -189,8 +211,13 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 		if set == nil {
 			continue // cannot happen: τ's reads were set up by an ancestor
 		}
-		for _, w := range t.mutations(r, inExt[r], inExt) { // lines 9-11
+		for _, w := range t.mutations(r, inExt[r], isNew) { // lines 9-11
 			if s.propose(t, tauT, order, r, w, mrk, set) {
+				return true
+			}
+		}
+		for _, eW := range t.reversible(r, isNew) { // seed 002 Section 7
+			if s.reverse(t, tauT, order, r, eW, mrk, set) {
 				return true
 			}
 		}
@@ -201,7 +228,7 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 			continue
 		}
 		a1, ok := t.opener(t.src[b])
-		if ok && (inExt[b] || b == head || inExt[a1]) && s.replace(t, tauT, order, b, mrk) {
+		if ok && (isNew[b] || inExt[a1]) && s.replace(t, tauT, order, b, mrk) {
 			return true
 		}
 	}
@@ -215,7 +242,7 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 		set := s.schedules[key]
 		for k := 0; k < len(set.list); k++ { // the list grows while descendants run
 			c := set.list[k]
-			if s.call(c.tau, c.sigma, c.mrk, c.head) {
+			if s.call(c.tau, c.sigma, c.mrk, c.fresh) {
 				return true
 			}
 		}
@@ -229,8 +256,16 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 func (s *relaxedSMC) propose(t *relaxedTrace, tauT []program.EventID, order map[program.EventID]int, r program.EventID, w int32, mrk map[program.EventID]bool, set *relaxedSet) bool {
 	// line 13: the causal past of w after r in τ̃ (P without r's own source)
 	past := map[program.EventID]bool{}
+	wid, val := program.InitID, t.tr.InitValue(t.tr.Events[t.pos[r]].Loc)
 	if w >= 0 {
-		t.causalPast(t.tr.Events[w].ID(), r, past)
+		wid, val = t.tr.Events[w].ID(), t.tr.Events[w].Value
+		t.causalPast(wid, r, past)
+	}
+	if past[r] {
+		// w needs r (a later write of r's thread, r's own write half, the
+		// write of an RMW that reads r's): no witness, nothing to ask;
+		// the RMW case is the reversal rule's (reverse)
+		return false
 	}
 	var causesAfter []program.EventID
 	for _, e := range tauT[order[r]+1:] {
@@ -240,8 +275,10 @@ func (s *relaxedSMC) propose(t *relaxedTrace, tauT []program.EventID, order map[
 	}
 	// line 14
 	tau2 := append(slices.Clone(tauT[:order[r]]), r)
-	tau2 = append(tau2, causesAfter...)
-	return s.offer(t, tau2, r, w, causesAfter, mrk, set)
+	m := newMutation(append(tau2, causesAfter...))
+	m.src[r] = wid
+	t.plan(m, r, val, true) // w keeps its past: its value is known
+	return s.offer(t, m, r, causesAfter, mrk, set, false)
 }
 
 // replace is seed 002 Section 7's lock rule, as rfsmc.go's tryReplace: an
@@ -273,7 +310,12 @@ func (s *relaxedSMC) replace(t *relaxedTrace, tauT []program.EventID, order map[
 	if set == nil {
 		return false
 	}
-	return s.offer(t, tau2, b, t.src[a1], append(causes, b), mrk, set)
+	m := newMutation(tau2)
+	m.src[b] = program.InitID
+	if a := t.src[a1]; a >= 0 {
+		m.src[b] = t.tr.Events[a].ID()
+	}
+	return s.offer(t, m, b, append(causes, b), mrk, set, false)
 }
 
 // opener returns the acquire that opened the critical section the release
@@ -292,41 +334,70 @@ func (t *relaxedTrace) opener(rel int32) (program.EventID, bool) {
 	return program.EventID{}, false
 }
 
-// offer decides the mutation τ' (tau2) in which r reads from w (a trace
-// position, -1 for init) and the other reads keep their σ̃ sources, and
-// adds it to set if it is new and realizable (lines 15-21); the reads of
-// causes get marked. It returns true when the search stops.
-func (s *relaxedSMC) offer(t *relaxedTrace, tau2 []program.EventID, r program.EventID, w int32, causesAfter []program.EventID, mrk map[program.EventID]bool, set *relaxedSet) bool {
+// offer decides mutation m, whose schedule changes the source of head,
+// and adds it to set if it is new and realizable (lines 15-21); the reads
+// of causes get marked. unsure says that head is a CAS planned to fail
+// whose value only executing tells (rfsmc_relaxed_mutation.go). It
+// returns true when the search stops.
+func (s *relaxedSMC) offer(t *relaxedTrace, m *mutation, head program.EventID, causes []program.EventID, mrk map[program.EventID]bool, set *relaxedSet, unsure bool) bool {
 	// lines 15-17
-	key := mutationKey(t, tau2, r, w)
+	key := mutationKey(t, m)
 	if set.seen[key] {
 		return false
 	}
 	set.seen[key] = true
-	inst, err := t.instance(tau2, r, w)
-	if err != nil {
-		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): mutation instance: %v", err))
-		return true
-	}
 	// line 18
-	wit, stop := s.ask(inst, s.cfg.Queries)
+	wit, stop := s.decide(t, m)
 	if stop || wit == nil {
 		return stop
 	}
+	if unsure {
+		writes, err := s.probeCAS(wit, head)
+		if err != nil {
+			s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): a VerifyTSO/PSO witness does not replay: %v", err))
+			return true
+		}
+		if writes {
+			m.setHalf(t, head, true)
+			if wit, stop = s.decide(t, m); stop || wit == nil {
+				return stop
+			}
+		}
+	}
 	// lines 20-21
 	mrk2 := map[program.EventID]bool{}
-	for _, e := range tau2 {
+	for _, e := range m.tau {
 		if mrk[e] {
 			mrk2[e] = true
 		}
 	}
-	for _, e := range causesAfter {
+	for _, e := range causes {
 		if t.isRead(e) {
 			mrk2[e] = true
 		}
 	}
-	set.list = append(set.list, relaxedSched{tau: tau2, sigma: witnessSchedule(wit), mrk: mrk2, head: r})
+	fresh := map[program.EventID]bool{head: true}
+	for r := range m.src {
+		fresh[r] = true
+	}
+	for r, writes := range m.half {
+		if writes {
+			fresh[halfID(r)] = true
+		}
+	}
+	set.list = append(set.list, relaxedSched{tau: m.tau, sigma: witnessSchedule(wit), mrk: mrk2, fresh: fresh})
 	return false
+}
+
+// decide asks the decider for a witness of m's instance (line 18): the
+// witness, nil if there is none; stop is true when the search stops.
+func (s *relaxedSMC) decide(t *relaxedTrace, m *mutation) (program.Witness, bool) {
+	inst, err := t.instance(m)
+	if err != nil {
+		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): mutation instance: %v", err))
+		return nil, true
+	}
+	return s.ask(inst, s.cfg.Queries)
 }
 
 // ask decides inst with the configured decider and counts it under
@@ -363,6 +434,17 @@ func (s *relaxedSMC) stopOn(err error) {
 	s.rec.Stop(explore.StopReason(s.ctx))
 }
 
+// deviation returns the first step of sigma that trace tr did not take
+// in its place, or -1.
+func deviation(tr *program.Trace, sigma program.Schedule) int {
+	for i, id := range sigma {
+		if i >= len(tr.Events) || tr.Events[i].ID() != id {
+			return i
+		}
+	}
+	return -1
+}
+
 // unsupportedRelaxed says why x is outside this slice, or "".
 func unsupportedRelaxed(x program.Execution) string {
 	if _, out := x.Done(); out.Kind == program.Blocked || out.Kind == program.Bounded {
@@ -380,8 +462,6 @@ func unsupportedRelaxed(x program.Execution) string {
 		switch {
 		case explore.IsTrylock(&e):
 			return "under TSO/PSO trylocks are not handled yet: their other outcome is not explored (use --algo dfs)"
-		case e.Is(program.RMW) || e.Is(program.CAS):
-			return "--algo rf under TSO/PSO does not handle read-modify-writes and compare-and-swaps yet (use --algo dfs)"
 		}
 	}
 	return ""
@@ -467,98 +547,11 @@ func (t *relaxedTrace) causalPast(w, r program.EventID, past map[program.EventID
 	}
 }
 
-// instance is the consistency instance (X', RF') of the mutation: the
-// events of τ' and the memory-writes of their buffer-writes, each read
-// (acquire) of τ' with its σ̃ source, r with w.
-func (t *relaxedTrace) instance(tau2 []program.EventID, r program.EventID, w int32) (*program.Instance, error) {
-	in := map[program.EventID]bool{}
-	for _, id := range tau2 {
-		in[id] = true
-	}
-	sub := *t.tr
-	sub.Events = nil
-	for i := range t.tr.Events {
-		e := t.tr.Events[i]
-		id := e.ID()
-		if e.Kind == program.Flush {
-			id = id.Flushed()
-		}
-		if in[id] {
-			sub.Events = append(sub.Events, e)
-		}
-	}
-	inst, err := program.InstanceFromTrace(&sub, program.ReadsFrom)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range tau2 {
-		s, ok := t.sourceIn(id, r, w)
-		if !ok {
-			continue
-		}
-		i := inst.Dense(id)
-		src, val := program.InitSource, inst.InitValue(inst.Events[i].Loc)
-		if s >= 0 {
-			sid := t.tr.Events[s].ID()
-			if !in[sid] {
-				return nil, fmt.Errorf("source %v of %v is not in the mutation", sid, id)
-			}
-			src = inst.Dense(sid)
-			val = inst.Events[src].Value
-		}
-		inst.Sources[i] = []int32{src}
-		if inst.Events[i].Kind == program.Read {
-			inst.Events[i].Value = val
-		}
-	}
-	return inst, inst.Check()
-}
-
-// sourceIn returns the source of read (acquire) id in the mutation in
-// which r reads from w: its σ̃ source, w for r; false if id is no read.
-func (t *relaxedTrace) sourceIn(id, r program.EventID, w int32) (int32, bool) {
-	s, ok := t.src[id]
-	if id == r {
-		s = w
-	}
-	return s, ok
-}
-
 // prefixKey identifies a prefix of τ̃ (the key of schedules).
 func prefixKey(pre []program.EventID) string {
 	var b strings.Builder
 	for _, id := range pre {
 		fmt.Fprintf(&b, "%d:%d,", id.Thread, id.Index)
-	}
-	return b.String()
-}
-
-// mutationKey identifies (τ', RF') for line 17: by the event set of τ',
-// not its order. Two branches can reach the same mutation with the causes
-// in another order (account.c N=2 under TSO: T2's write before or after
-// T3's events); as sequences they were both new, and the class was
-// explored twice.
-func mutationKey(t *relaxedTrace, tau2 []program.EventID, r program.EventID, w int32) string {
-	var b strings.Builder
-	sorted := slices.Clone(tau2)
-	slices.SortFunc(sorted, func(a, b program.EventID) int {
-		if a.Thread != b.Thread {
-			return int(a.Thread) - int(b.Thread)
-		}
-		return int(a.Index) - int(b.Index)
-	})
-	tau2 = sorted
-	b.WriteString(prefixKey(tau2))
-	for _, id := range tau2 {
-		s, ok := t.sourceIn(id, r, w)
-		if !ok {
-			continue
-		}
-		src := "init"
-		if s >= 0 {
-			src = t.tr.Events[s].ID().String()
-		}
-		fmt.Fprintf(&b, "|%v<%s", id, src)
 	}
 	return b.String()
 }

@@ -61,7 +61,9 @@ func (s *relaxedSMC) races(t *relaxedTrace) bool {
 	var locs []program.Loc
 	for i := range tr.Events {
 		e := &tr.Events[i]
-		if (e.Kind == program.Read || e.Kind == program.Write) && !e.Is(program.RMW) && !e.Is(program.CAS) {
+		// an RMW or CAS read is a read of memory (its buffers are
+		// empty); its write half is flushed at once, never pending
+		if (e.Kind == program.Read || e.Kind == program.Write) && !e.Is(program.RMWWrite) {
 			if byLoc[e.Loc] == nil {
 				locs = append(locs, e.Loc)
 			}
@@ -128,10 +130,10 @@ func (s *relaxedSMC) raceWitness(t *relaxedTrace, a, b *program.Event) (sched pr
 	for id := range past {
 		x = append(x, id)
 	}
-	key := mutationKey(t, x, none, -1) + fmt.Sprint(heads[0].ID(), heads[len(heads)-1].ID())
+	key := mutationKey(t, newMutation(x)) + fmt.Sprint(heads[0].ID(), heads[len(heads)-1].ID())
 	wit, known := s.raceCache[key]
 	if !known {
-		inst, err := t.instance(x, none, -1)
+		inst, err := t.instance(newMutation(x))
 		if err == nil {
 			err = apart(inst, held)
 		}

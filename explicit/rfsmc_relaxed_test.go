@@ -3,8 +3,6 @@ package explicit_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"testing"
 
 	"mcr/explicit"
@@ -103,25 +101,27 @@ func TestRFRelaxedTestdata(t *testing.T) {
 }
 
 // TestRFRelaxedRandom: rf under TSO and PSO against dfs on random
-// programs with fences and assertions (no atomics, no mutexes: rf does not
-// take read-modify-writes and locks under TSO/PSO yet). MCR_RF_RELAXED_RANDOM sets
+// programs with fences, a mutex and assertions. MCR_RF_RELAXED_RANDOM sets
 // the number of programs (default 8, for CI's time).
 func TestRFRelaxedRandom(t *testing.T) {
-	n := 8
-	if s := os.Getenv("MCR_RF_RELAXED_RANDOM"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := randtest.Count("MCR_RF_RELAXED_RANDOM", 8, 8)
 	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true}
-	compared := 0
-	for seed := range int64(n) {
-		src := randprog.Generate(seed, o)
-		for _, m := range []program.MemoryModel{program.TSO, program.PSO} {
-			if relaxedAgainstDFS(t, fmt.Sprintf("random%d.c", seed), src, nil, m, 5000) {
-				compared++
-			}
-		}
-	}
-	t.Logf("%d programs, %d (program, model) pairs compared with dfs", n, compared)
+	randtest.RelaxedSweep(t, randtest.Seeds(n), o, func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+	})
+}
+
+// TestRFRelaxedRandomRMW: rf under TSO and PSO against dfs on random
+// programs with atomics (atomic_fetch_add, strong compare-exchanges that
+// succeed or fail), fences, a mutex and assertions: the read-modify-writes
+// and compare-and-swaps of seed 004 Remark 1 (rfsmc_relaxed_mutation.go).
+// MCR_RF_RELAXED_RMW sets the number of programs (default 6).
+func TestRFRelaxedRandomRMW(t *testing.T) {
+	n := randtest.Count("MCR_RF_RELAXED_RMW", 6, 6)
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Atomics: true}
+	randtest.RelaxedSweep(t, randtest.Seeds(n), o, func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+	})
 }
 
 // TestRFRelaxedRaces: rf under TSO/PSO finds forward.c's races (with the

@@ -157,11 +157,7 @@ func (v *view) lockFree(l int32, prefix []int32) bool {
 // drains reports whether e executes only with its thread's buffers empty
 // under TSO/PSO (program.INSTANCES.md).
 func (v *view) drains(e int32) bool {
-	switch v.kind[e] {
-	case program.Fence, program.Acquire, program.Release, program.Fork, program.Join:
-		return true
-	}
-	return v.rmw[e]
+	return program.Drains(&v.inst.Events[e])
 }
 
 // allDone reports whether every source of event e has been executed (init

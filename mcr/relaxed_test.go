@@ -95,18 +95,25 @@ func TestRelaxedRandom(t *testing.T) {
 	needZ3(t)
 	n := randtest.Count("MCR_RELAXED_RANDOM", 4, 4)
 	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true}
-	compared := 0
 	// 422: under PSO a read races with the flush of a write its own causal
 	// past holds (the race instance's held writes)
-	for _, seed := range randtest.Seeds(n, 422) {
-		src := randprog.Generate(seed, o)
-		for _, m := range program.Models[1:] { // TSO, PSO
-			if relaxedAgainstDFS(t, fmt.Sprintf("random%d.c", seed), src, nil, m, 5000, "both") {
-				compared++
-			}
-		}
-	}
-	t.Logf("%d programs, %d (program, model) pairs compared with dfs", n, compared)
+	randtest.RelaxedSweep(t, randtest.Seeds(n, 422), o, func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, nil, m, 5000, "both")
+	})
+}
+
+// TestRelaxedRandomRMW: TestRelaxedRandom on programs with atomics
+// (atomic_fetch_add, compare-exchanges that succeed or fail) beside the
+// fences and the mutex: the read-modify-writes and compare-and-swaps of
+// seed 004 Remark 1, Z3 and VerifyTSO/VerifyPSO compared on every query.
+// MCR_RELAXED_RANDOM sets the number of programs (default 4).
+func TestRelaxedRandomRMW(t *testing.T) {
+	needZ3(t)
+	n := randtest.Count("MCR_RELAXED_RANDOM", 4, 4)
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Atomics: true}
+	randtest.RelaxedSweep(t, randtest.Seeds(n), o, func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, nil, m, 5000, "both")
+	})
 }
 
 // TestRelaxedRaces: under TSO and PSO mcr and rf find forward.c's races

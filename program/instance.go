@@ -112,7 +112,7 @@ const InitSource int32 = -1
 //     oldest write of the thread's buffer (TSO) or of the thread's buffer
 //     for that location (PSO). A read reads its own thread's latest
 //     unflushed write to the location if there is one, else memory. Fence,
-//     Acquire, Release, Fork, Join and RMW reads execute only when the
+//     Acquire, Release, Fork, Join, RMW and CAS reads (Drains) execute only when the
 //     thread's buffers are empty; a Join also needs the joined thread's
 //     buffers empty; an RMW write is flushed right after it.
 //   - The source a read reads (a write, or the initial value) must be one of

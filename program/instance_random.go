@@ -182,9 +182,18 @@ func skeleton(rng *rand.Rand, o RandomOptions) (threads, locs []string, events [
 				evs = append(evs, Event{Kind: Read, Loc: v()})
 			case p < 72:
 				evs = append(evs, Event{Kind: Write, Loc: v(), Value: val()})
-			case p < 80 && !o.NoRMW:
+			case p < 77 && !o.NoRMW:
+				// an RMW, or a successful CAS (the flag changes nothing
+				// but the rendering: the pair is atomic either way)
 				x := v()
-				evs = append(evs, Event{Kind: Read, Loc: x, Flags: RMW}, Event{Kind: Write, Loc: x, Value: val(), Flags: RMWWrite})
+				f := RMW
+				if p == 76 {
+					f |= CAS
+				}
+				evs = append(evs, Event{Kind: Read, Loc: x, Flags: f}, Event{Kind: Write, Loc: x, Value: val(), Flags: RMWWrite})
+			case p < 80 && !o.NoRMW:
+				// a failed CAS: a read that drains the buffers (Drains)
+				evs = append(evs, Event{Kind: Read, Loc: v(), Flags: CAS})
 			case p < 86 && !o.NoFences:
 				evs = append(evs, Event{Kind: Fence})
 			case p < 100 && o.Locks > 0:

@@ -64,13 +64,18 @@ func newMachine(inst *Instance) *machine {
 
 func (m *machine) relaxed() bool { return m.inst.Model != SC }
 
-// drains reports whether e needs its thread's buffers empty (TSO/PSO).
-func drains(e *Event) bool {
+// Drains reports whether e executes only when its thread's store buffers
+// are empty (TSO/PSO; INSTANCES.md): fences, lock events, fork, join and
+// the reads of read-modify-writes and compare-and-swaps, successful or
+// not. They are locked instructions on x86 (seq_cst), which drain the
+// buffer; a failed CAS writes nothing but drains all the same. Every
+// decider and the validator ask this one predicate.
+func Drains(e *Event) bool {
 	switch e.Kind {
 	case Fence, Acquire, Release, Fork, Join:
 		return true
 	case Read:
-		return e.Is(RMW)
+		return e.Flags&(RMW|CAS) != 0
 	}
 	return false
 }
@@ -135,7 +140,7 @@ func (m *machine) check(s Step) error {
 	if f := m.forkedBy[t]; f >= 0 && !m.executed(f) {
 		return fmt.Errorf("thread %s not forked yet (%s)", inst.ThreadName(t), inst.Describe(f))
 	}
-	if m.relaxed() && drains(e) && len(m.buf[t]) > 0 {
+	if m.relaxed() && Drains(e) && len(m.buf[t]) > 0 {
 		return fmt.Errorf("%s needs an empty store buffer, %s is not flushed", e.Kind, inst.Ref(inst.Events[m.buf[t][0]].ID()))
 	}
 	switch e.Kind {

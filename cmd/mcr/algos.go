@@ -49,6 +49,6 @@ func lookupAlgo(name string, f *algoFlags) (*explore.Algorithm, explore.Config, 
 // addAlgoFlags declares the flags of f on fl.
 func addAlgoFlags(fl *pflag.FlagSet, f *algoFlags) {
 	fl.StringVar(&f.decider, "decider", explore.DefaultDecider, "decider of the algorithm's queries (mcr, mcr-seeds):"+registry.DeciderHelp()+"\n")
-	fl.StringVar(&f.model, "mm", "sc", "memory model: sc, tso or pso (store buffers per thread, or per thread and location; tso and pso: --algo dfs, and rf and mcr for programs without read-modify-writes)")
+	fl.StringVar(&f.model, "mm", "sc", "memory model: sc, tso or pso (store buffers per thread, or per thread and location; tso and pso: --algo dfs, rf and mcr)")
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers (default: number of CPUs); counts and findings do not depend on it")
 }

@@ -186,7 +186,9 @@ func TestMemoryModelCLI(t *testing.T) {
 		{[]string{"check", mm + "mp.c", "--algo", "rf", "--mm", "pso"}, exitFinding, "== 42"},
 		{[]string{"check", mm + "sb.c", "--algo", "rf", "--mm", "tso", "-D", "FENCE"}, exitOK, "no finding (search complete)"},
 		{[]string{"check", td + "lock_order_deadlock.c", "--algo", "rf", "--mm", "tso", "--keep-going", "--json"}, exitFinding, "waiting for a lock"},
-		{[]string{"check", td + "cas_counter.c", "--algo", "rf", "--mm", "tso"}, exitIncomplete, "read-modify-writes"},
+		{[]string{"check", td + "cas_counter.c", "--algo", "rf", "--mm", "tso"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", mm + "casspin.c", "--algo", "rf", "--mm", "tso"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", mm + "casspin.c", "--algo", "mcr", "--mm", "pso"}, exitFinding, "a == b"},
 		{[]string{"check", td + "inputs/bool_writer.c", "--algo", "dfs", "--mm", "tso"}, exitBadInput, "does not support inputs"},
 		{[]string{"bench", "--dir", mm, "--mm", "pso", "--filter", "^mp"}, exitOK, "mp"},
 	})
@@ -197,6 +199,14 @@ func TestMemoryModelCLI(t *testing.T) {
 	}
 	if code, out, errs := cli(t, "crosscheck", dump, "--backend", "explicit,naive"); code != exitOK || !strings.Contains(out, "tso rf instances from files") {
 		t.Errorf("crosscheck of the dumped instances: exit %d:\n%s%s", code, out, errs)
+	}
+	// with CAS (successful and failed) under PSO
+	dump = t.TempDir()
+	if code, out, errs := cli(t, "check", mm+"casspin.c", "--algo", "mcr", "--mm", "pso", "--keep-going", "--dump-instances", dump); code != exitFinding {
+		t.Fatalf("check exit %d:\n%s%s", code, out, errs)
+	}
+	if code, out, errs := cli(t, "crosscheck", dump, "--backend", "explicit,naive"); code != exitOK || !strings.Contains(out, "pso rf instances from files") {
+		t.Errorf("crosscheck of the dumped CAS instances: exit %d:\n%s%s", code, out, errs)
 	}
 	sched := filepath.Join(t.TempDir(), "s.json")
 	if code, out, errs := cli(t, "check", mm+"sb.c", "--algo", "dfs", "--mm", "tso", "--schedule-out", sched); code != exitFinding {

@@ -140,3 +140,22 @@ func ModelCases(t testing.TB, dir string) []ModelCase {
 	}
 	return out
 }
+
+// RelaxedSweep generates the program of every seed with opts and calls
+// compare on its source under TSO and under PSO; compare returns false
+// when it compared nothing (dfs was cut). It logs how many (program,
+// model) pairs were compared: the shared loop of the differential tests
+// under the relaxed models.
+func RelaxedSweep(t *testing.T, seeds []int64, opts randprog.Options, compare func(name, src string, m program.MemoryModel) bool) {
+	t.Helper()
+	compared := 0
+	for _, seed := range seeds {
+		src := randprog.Generate(seed, opts)
+		for _, m := range program.Models[1:] { // TSO, PSO
+			if compare(fmt.Sprintf("random%d.c", seed), src, m) {
+				compared++
+			}
+		}
+	}
+	t.Logf("%d programs, %d (program, model) pairs compared with dfs", len(seeds), compared)
+}
