@@ -194,6 +194,10 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 		s.sink.Stop("vc: internal error: "+err.Error(), false)
 		return true
 	}
+	base := len(sched) // the events of x's trace that n has
+	if n.P.Len() == 0 {
+		base = s.alone(n, x) // main alone: no choice (vcdpor_alone.go)
+	}
 	// Line 2: t := WExtend(t').
 	extendNoReads(x)
 	tr := x.Trace()
@@ -215,7 +219,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 			}
 		}
 	}
-	for i := len(sched); i < len(tr.Events); i++ {
+	for i := base; i < len(tr.Events); i++ {
 		if msg := vcUnsupported(&tr.Events[i]); msg != "" {
 			s.sink.Stop(msg, false)
 			return true
@@ -226,7 +230,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), seedRaces(s.ctx, s.sink, Seeder{}, tr))
 	}
 	// Line 3: the extensions of P to E(t).
-	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[len(sched):]) {
+	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[base:]) {
 		CQ := C // line 4 (never changed in place)
 		for _, r := range reads {
 			q.ensureInit(s, tr, &r)

@@ -142,6 +142,15 @@ func (p *APO) SetGood(r int32, side int8, good []int32) {
 	}
 }
 
+// Writes returns the writes to location loc in increasing number (shared:
+// do not change it).
+func (p *APO) Writes(loc int32) []int32 {
+	if int(loc) >= len(p.writes) {
+		return nil
+	}
+	return p.writes[loc]
+}
+
 // Conflict reports e1 ⋈ e2: the same location, at least one a write.
 func (p *APO) Conflict(e1, e2 int32) bool {
 	a, b := &p.Events[e1], &p.Events[e2]
