@@ -100,7 +100,7 @@ func VCDPORWorkers(ctx context.Context, p program.Program, opts explore.Options,
 	return runSMC("vc", opts, workers, func(root *smcCtx) {
 		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[vcLoc]int32{}}
 		s.root = rootThread(p)
-		n := &vcNode{P: mustAPO(), at: map[program.EventID]int32{}, init: map[int32]int32{}}
+		n := &vcNode{P: mustAPO()}
 		s.call(n, vcCHB{})
 	})
 }
@@ -123,8 +123,16 @@ type vcNode struct {
 	P    *apo.APO
 	lin  []int32 // a linearization of P, each read observing a good write (realize)
 	ids  []program.EventID
-	at   map[program.EventID]int32
-	init map[int32]int32 // location -> its initial write
+	at   [][]int32 // per thread, per event index: its number in P (shared with clones: copy before changing)
+	init []int32 // per location: its initial write, -1 if none yet (shared with clones: copy before changing)
+	// placed counts the orderings Extend's placements added (branch), so
+	// that realizeFast sees whether any was.
+	placed int
+	// traceLin says that lin is the execution's trace in order (realized
+	// by realizeFast from such a node); cont, if not nil, is an execution
+	// of lin less its last event, to resume instead of a replay.
+	traceLin bool
+	cont     program.Execution
 }
 
 // vcCHB is a CHB map (Section 5): per read r, per thread p, C(r)(p) as
@@ -184,8 +192,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 			sched = append(sched, id)
 		}
 	}
-	x, _, err := runSchedule(s.p, sched)
-	s.sink.Extra("replays", 1)
+	x, _, err := s.resume(n, sched)
 	if err == nil {
 		err = s.checkValues(n, x.Trace(), len(sched))
 	}
@@ -230,17 +237,25 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), seedRaces(s.ctx, s.sink, Seeder{}, tr))
 	}
 	// Line 3: the extensions of P to E(t).
-	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[base:]) {
+	qs := s.extend([]*vcNode{n}, tr, tr.Events[base:])
+	for k, q := range qs {
 		CQ := C // line 4 (never changed in place)
 		for _, r := range reads {
 			q.ensureInit(s, tr, &r)
 		}
-		for _, r := range reads {
-			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread.
-			if s.extendRead(q, tr, CQ, r) {
+		for j, r := range reads {
+			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread. The
+			// last child of all may take x on (vcdpor_fast.go).
+			var cont program.Execution
+			if k == len(qs)-1 && j == len(reads)-1 {
+				cont = x
+			}
+			if s.extendRead(q, tr, CQ, r, cont) {
 				return true
 			}
-			CQ = CQ.done(r.ID(), tr) // Algorithm 6 line 15, Algorithm 7 line 10
+			if cont == nil {
+				CQ = CQ.done(r.ID(), tr) // Algorithm 6 line 15, Algorithm 7 line 10
+			}
 		}
 	}
 	return false
@@ -272,8 +287,8 @@ func (s *vcSearch) checkValues(n *vcNode, tr *program.Trace, k int) error {
 	}
 	for i := range k {
 		e := &tr.Events[i]
-		if e.Kind == program.Read && n.P.Events[n.at[e.ID()]].Value != e.Value {
-			return fmt.Errorf("read %s returned %d, the class says %d", e.ID(), e.Value, n.P.Events[n.at[e.ID()]].Value)
+		if e.Kind == program.Read && n.P.Events[n.index(e.ID())].Value != e.Value {
+			return fmt.Errorf("read %s returned %d, the class says %d", e.ID(), e.Value, n.P.Events[n.index(e.ID())].Value)
 		}
 	}
 	return nil
@@ -303,7 +318,10 @@ func (c vcCHB) done(r program.EventID, tr *program.Trace) vcCHB {
 // candidate writes M_t^C(r) (per side for the root), the good writes being
 // the candidates of that value (and side); each extension that has a
 // closure is explored. It returns true if the search must stop.
-func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event) bool {
+//
+// cont, if not nil, is the execution of tr, which the last child may take
+// on if its linearization is q's, which is tr, followed by r.
+func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event, cont program.Execution) bool {
 	loc := s.loc(&r)
 	var cands []int32 // M_t^C(r), in the order of q's events
 	for w, e := range q.P.Events {
@@ -325,7 +343,7 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 	ri := base.add(s, tr, &r)
 	visible := base.P.Visible(ri)
 	root := r.Thread == s.root
-	var kids vcChildren
+	var ms []*vcNode // the children, realized
 	for side := int8(1); side <= 2; side++ { // Algorithm 6 line 4; one round for a leaf
 		var y []int32
 		for _, w := range cands {
@@ -348,20 +366,33 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			b.P.SetGood(ri, side, good)
 			for _, k := range s.places(b, ri) {
 				for _, m := range s.orderGood(k, fresh) {
+					fast := s.realizeFast(m, len(q.lin), q.placed)
+					if m.traceLin = fast && q.traceLin; fast {
+						ms = append(ms, m)
+						continue
+					}
 					ok, err := s.realize(m)
 					if err != nil {
 						s.stopErr(err)
-						kids.abandon()
 						return true
 					}
-					if ok && kids.run(s, m, C) {
-						return true
+					if ok {
+						ms = append(ms, m)
 					}
 				}
 			}
 		}
 		if !root {
 			break
+		}
+	}
+	var kids vcChildren
+	for i, m := range ms {
+		if i == len(ms)-1 && cont != nil && m.traceLin {
+			m.cont = cont // its schedule is tr, then r
+		}
+		if kids.run(s, m, C) {
+			return true
 		}
 	}
 	return kids.wait(s)
@@ -481,18 +512,20 @@ func choices(p *apo.APO, acquire bool, y, visible []int32) [][]int32 {
 // way). The nodes are closed (those without a closure dropped). The new
 // events are writes and local events: a read is added by extendRead.
 func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) []*vcNode {
+	old, placed := len(ns[0].lin), ns[0].placed
 	for _, e := range evs {
 		var next []*vcNode
-		for _, n := range ns {
-			k := n.clone()
-			i := k.add(s, tr, &e)
-			next = append(next, s.places(k, i)...)
+		for _, n := range ns { // each node is the caller's or a copy: add in place
+			i := n.add(s, tr, &e)
+			next = append(next, s.places(n, i)...)
 		}
 		ns = next
 	}
 	out := ns[:0]
 	for _, n := range ns {
-		if ok, err := s.realize(n); err != nil {
+		if n.traceLin = s.realizeFast(n, old, placed); n.traceLin {
+			out = append(out, n)
+		} else if ok, err := s.realize(n); err != nil {
 			s.stopErr(err)
 			return nil
 		} else if ok {
@@ -550,9 +583,11 @@ func (s *vcSearch) branch(ns []*vcNode, a, b int32) []*vcNode {
 		}
 		m2 := m.clone()
 		if m.P.Order(a, b) {
+			m.placed++
 			next = append(next, m)
 		}
 		if m2.P.Order(b, a) {
+			m2.placed++
 			next = append(next, m2)
 		}
 	}
@@ -655,29 +690,25 @@ func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
 	if e.Kind.IsLock() {
 		ev.Value = 0 // every release writes the same value: good writes are chosen by identity
 	}
-	first := !slices.ContainsFunc(n.ids, func(id program.EventID) bool { return id.Thread == e.Thread })
+	first := n.count(e.Thread) == 0
 	i := n.P.Append(ev)
 	n.ids = append(n.ids, e.ID())
-	n.at[e.ID()] = i
+	n.setIndex(e.ID(), i)
 	if first {
 		for j := len(tr.Events) - 1; j >= 0; j-- { // its spawn
 			if f := &tr.Events[j]; f.Kind == program.Fork && program.ThreadID(f.Value) == e.Thread {
-				n.P.Order(n.at[f.ID()], i)
+				n.P.Order(n.index(f.ID()), i)
 			}
 		}
 		for _, w := range n.init { // the initial writes go first
-			n.P.Order(w, i)
+			if w >= 0 {
+				n.P.Order(w, i)
+			}
 		}
 	}
 	if e.Kind == program.Join {
-		last := int32(-1)
-		for j, id := range n.ids {
-			if id.Thread == program.ThreadID(e.Value) {
-				last = int32(j)
-			}
-		}
-		if last >= 0 {
-			n.P.Order(last, i)
+		if t := program.ThreadID(e.Value); n.count(t) > 0 {
+			n.P.Order(n.at[t][n.count(t)-1], i)
 		}
 	}
 	return i
@@ -688,7 +719,7 @@ func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
 // the first event of every thread.
 func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, e *program.Event) {
 	loc := s.loc(e)
-	if _, ok := n.init[loc]; ok {
+	if int(loc) < len(n.init) && n.init[loc] >= 0 {
 		return
 	}
 	v := int64(0)
@@ -696,6 +727,10 @@ func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, e *program.Event) {
 		v = tr.InitValue(e.Loc)
 	}
 	w := n.P.Append(apo.Event{Thread: 1, Kind: apo.Write, Loc: loc, Value: v})
+	n.init = slices.Clone(n.init)
+	for int(loc) >= len(n.init) {
+		n.init = append(n.init, -1)
+	}
 	n.init[loc] = w
 	n.ids = append(n.ids, program.EventID{Thread: -1, Index: loc})
 	firsts := map[int32]bool{1: true}
@@ -708,14 +743,43 @@ func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, e *program.Event) {
 }
 
 func (n *vcNode) clone() *vcNode {
-	k := &vcNode{P: n.P.Clone(), lin: n.lin, ids: slices.Clip(n.ids), at: make(map[program.EventID]int32, len(n.at)+4), init: make(map[int32]int32, len(n.init)+1)}
-	for id, i := range n.at {
-		k.at[id] = i
-	}
-	for l, w := range n.init {
-		k.init[l] = w
+	k := &vcNode{P: n.P.Clone(), lin: n.lin, ids: slices.Clip(n.ids), at: slices.Clone(n.at), init: n.init, placed: n.placed, traceLin: n.traceLin}
+	for t := range k.at {
+		k.at[t] = slices.Clip(k.at[t]) // an append copies: n keeps its own
 	}
 	return k
+}
+
+// count returns the number of events of thread t in n (the events of a
+// thread are added in thread order, from its first).
+func (n *vcNode) count(t program.ThreadID) int {
+	if int(t) >= len(n.at) || t < 0 {
+		return 0
+	}
+	return len(n.at[t])
+}
+
+// index returns the number in n.P of the event id, which n has.
+func (n *vcNode) index(id program.EventID) int32 {
+	return n.at[id.Thread][id.Index]
+}
+
+// setIndex records that the event id is number i of n.P.
+func (n *vcNode) setIndex(id program.EventID, i int32) {
+	for int(id.Thread) >= len(n.at) {
+		n.at = append(n.at, nil)
+	}
+	row := n.at[id.Thread]
+	if int(id.Index) < len(row) {
+		row = slices.Clone(row) // it may be shared with a clone
+		row[id.Index] = i
+	} else {
+		for int(id.Index) > len(row) {
+			row = append(row, -1)
+		}
+		row = append(row, i)
+	}
+	n.at[id.Thread] = row
 }
 
 // vcLoc is a location or a lock of the program.

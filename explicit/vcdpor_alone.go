@@ -96,7 +96,9 @@ func (s *vcSearch) materialize(n *vcNode, tr *program.Trace) {
 	}
 	n.lin = nil
 	for _, w := range n.init {
-		n.lin = append(n.lin, w)
+		if w >= 0 {
+			n.lin = append(n.lin, w)
+		}
 	}
 	slices.Sort(n.lin)
 	for k := range int32(n.P.Len()) {

@@ -104,6 +104,11 @@ func New(events []Event) (*APO, error) {
 // Clone returns a copy that shares only the immutable events.
 func (p *APO) Clone() *APO {
 	q := *p
+	q.Events = slices.Clip(p.Events) // Append copies it; p may append in place
+	q.writes = slices.Clone(p.writes)
+	for l := range q.writes {
+		q.writes[l] = slices.Clip(q.writes[l])
+	}
 	q.Side = slices.Clone(p.Side)
 	q.Good = slices.Clone(p.Good)
 	q.order = p.order.Clone()
@@ -169,18 +174,18 @@ func (p *APO) Append(e Event) int32 {
 			break
 		}
 	}
-	p.Events = append(p.Events[:n:n], e) // never shared with a clone
-	p.Side = append(p.Side[:n:n], 0)
-	p.Good = append(p.Good[:n:n], nil)
+	// A clone's Events has no room (Clone clips it), so appending here
+	// never writes where another APO reads; Side and Good are p's own.
+	p.Events = append(p.Events, e)
+	p.Side = append(p.Side, 0)
+	p.Good = append(p.Good, nil)
 	p.order = p.order.Grow(int(n) + 1)
 	p.threads = max(p.threads, int(e.Thread)+1)
 	if e.Kind == Write {
 		for int(e.Loc) >= len(p.writes) {
 			p.writes = append(p.writes, nil)
 		}
-		ws := p.writes[e.Loc]
-		p.writes = slices.Clone(p.writes)
-		p.writes[e.Loc] = append(ws[:len(ws):len(ws)], n)
+		p.writes[e.Loc] = append(p.writes[e.Loc], n) // clipped in clones, like Events
 	}
 	if last >= 0 {
 		p.order.Add(last, n)
