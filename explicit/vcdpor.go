@@ -124,7 +124,7 @@ type vcNode struct {
 	lin  []int32 // a linearization of P, each read observing a good write (realize)
 	ids  []program.EventID
 	at   [][]int32 // per thread, per event index: its number in P (shared with clones: copy before changing)
-	init []int32 // per location: its initial write, -1 if none yet (shared with clones: copy before changing)
+	init []int32   // per location: its initial write, -1 if none yet (shared with clones: copy before changing)
 	// placed counts the orderings Extend's placements added (branch), so
 	// that realizeFast sees whether any was.
 	placed int
@@ -343,7 +343,7 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 	ri := base.add(s, tr, &r)
 	visible := base.P.Visible(ri)
 	root := r.Thread == s.root
-	var ms []*vcNode // the children, realized
+	var ms []*vcNode                         // the children, realized
 	for side := int8(1); side <= 2; side++ { // Algorithm 6 line 4; one round for a leaf
 		var y []int32
 		for _, w := range cands {
