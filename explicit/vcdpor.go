@@ -237,28 +237,43 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), seedRaces(s.ctx, s.sink, Seeder{}, tr))
 	}
 	// Line 3: the extensions of P to E(t).
-	qs := s.extend([]*vcNode{n}, tr, tr.Events[base:])
-	for k, q := range qs {
+	// The recursive calls are made once every child is known, in the
+	// order of the paper's loops, so that the last of them may take x on
+	// (vcdpor_fast.go): tr does not change before.
+	var kids []vcCall
+	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[base:]) {
 		CQ := C // line 4 (never changed in place)
 		for _, r := range reads {
 			q.ensureInit(s, tr, &r)
 		}
-		for j, r := range reads {
-			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread. The
-			// last child of all may take x on (vcdpor_fast.go).
-			var cont program.Execution
-			if k == len(qs)-1 && j == len(reads)-1 {
-				cont = x
-			}
-			if s.extendRead(q, tr, CQ, r, cont) {
+		for _, r := range reads {
+			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread.
+			ms, stop := s.extendRead(q, tr, CQ, r)
+			if stop {
 				return true
 			}
-			if cont == nil {
-				CQ = CQ.done(r.ID(), tr) // Algorithm 6 line 15, Algorithm 7 line 10
+			for _, m := range ms {
+				kids = append(kids, vcCall{n: m, C: CQ})
 			}
+			CQ = CQ.done(r.ID(), tr) // Algorithm 6 line 15, Algorithm 7 line 10
 		}
 	}
-	return false
+	if k := len(kids) - 1; k >= 0 && kids[k].n.traceLin {
+		kids[k].n.cont = x // its schedule is tr, then its read
+	}
+	var run vcChildren
+	for _, k := range kids {
+		if run.run(s, k.n, k.C) {
+			return true
+		}
+	}
+	return run.wait(s)
+}
+
+// vcCall is a recursive call VC-DPOR(n.P, C) to make.
+type vcCall struct {
+	n *vcNode
+	C vcCHB
 }
 
 // vcUnsupported names a construct VC-DPOR does not take, or "".
@@ -316,12 +331,10 @@ func (c vcCHB) done(r program.EventID, tr *program.Trace) vcCHB {
 // extendRead is ExtendRoot (Algorithm 6) for a read of the root and
 // ExtendLeaf (Algorithm 7) for a read of a leaf: r reads each value of its
 // candidate writes M_t^C(r) (per side for the root), the good writes being
-// the candidates of that value (and side); each extension that has a
-// closure is explored. It returns true if the search must stop.
-//
-// cont, if not nil, is the execution of tr, which the last child may take
-// on if its linearization is q's, which is tr, followed by r.
-func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event, cont program.Execution) bool {
+// the candidates of that value (and side); it returns the extensions that
+// have a closure, realized, for the caller to explore, or true if the
+// search must stop.
+func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event) ([]*vcNode, bool) {
 	loc := s.loc(&r)
 	var cands []int32 // M_t^C(r), in the order of q's events
 	for w, e := range q.P.Events {
@@ -374,7 +387,7 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 					ok, err := s.realize(m)
 					if err != nil {
 						s.stopErr(err)
-						return true
+						return nil, true
 					}
 					if ok {
 						ms = append(ms, m)
@@ -386,16 +399,7 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			break
 		}
 	}
-	var kids vcChildren
-	for i, m := range ms {
-		if i == len(ms)-1 && cont != nil && m.traceLin {
-			m.cont = cont // its schedule is tr, then r
-		}
-		if kids.run(s, m, C) {
-			return true
-		}
-	}
-	return kids.wait(s)
+	return ms, false
 }
 
 // vcChildren are the recursive calls of one extendRead that run in nodes

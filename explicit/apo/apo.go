@@ -67,6 +67,7 @@ type APO struct {
 	// writes.
 	Good [][]int32
 
+	shared  bool // Side and Good may be another APO's too (Clone): own copies them
 	order   *Order
 	threads int       // number of threads (max Thread + 1)
 	writes  [][]int32 // per location: its writes in increasing number
@@ -109,10 +110,20 @@ func (p *APO) Clone() *APO {
 	for l := range q.writes {
 		q.writes[l] = slices.Clip(q.writes[l])
 	}
-	q.Side = slices.Clone(p.Side)
-	q.Good = slices.Clone(p.Good)
+	p.shared, q.shared = true, true // Side and Good: copied by the first to change them
 	q.order = p.order.Clone()
 	return &q
+}
+
+// own gives p its own Side and Good (with room for a few more events)
+// if a clone may share them.
+func (p *APO) own() {
+	if !p.shared {
+		return
+	}
+	p.Side = append(make([]int8, 0, len(p.Side)+4), p.Side...)
+	p.Good = append(make([][]int32, 0, len(p.Good)+4), p.Good...)
+	p.shared = false
 }
 
 // Len returns the number of events.
@@ -141,6 +152,7 @@ func (p *APO) Order(e1, e2 int32) bool { return p.order.Add(e1, e2) }
 func (p *APO) SetGood(r int32, side int8, good []int32) {
 	g := slices.Clone(good)
 	slices.Sort(g)
+	p.own()
 	p.Good[r] = slices.Compact(g)
 	if p.Part(r) == 1 {
 		p.Side[r] = side
@@ -177,6 +189,7 @@ func (p *APO) Append(e Event) int32 {
 	// A clone's Events has no room (Clone clips it), so appending here
 	// never writes where another APO reads; Side and Good are p's own.
 	p.Events = append(p.Events, e)
+	p.own()
 	p.Side = append(p.Side, 0)
 	p.Good = append(p.Good, nil)
 	p.order = p.order.Grow(int(n) + 1)
