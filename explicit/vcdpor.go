@@ -52,6 +52,14 @@ package explicit
 // partial order like any other read and write. A trylock, failed or
 // successful, stops the search, incomplete, named, as rf and rvf do.
 //
+// Cost (issue 20). Main alone, before its first spawn, runs in place: its
+// reads have one choice each (vcdpor_alone.go). A node grown only by events
+// that change no read's visible writes keeps its closure and extends its
+// linearization, and the last child of a call resumes the parent's
+// execution instead of replaying its schedule (vcdpor_fast.go). What
+// remains per node is a copy of the partial order (O(n^2/64) words) and,
+// where an extension orders events, a closure and the witness of Lemma 4.1.
+//
 // Not supported, refused with the construct named (the search stops,
 // incomplete): read-modify-writes and CAS. Races are read off the leaves as
 // rvf does (an explicit MCR race query for the hb-ordered pairs, since a
@@ -83,8 +91,10 @@ var VC = explore.Algorithm{
 }
 
 // VCDPOR explores p with VC-DPOR and returns the findings and statistics
-// (Extra: "replays", "closures", "closures_bottom" (extensions that are
-// not realizable), "exact_decisions" (extensions VerifySC decided),
+// (Extra: "replays", "replays_spared" (executions resumed, not replayed),
+// "closures", "closures_spared" (nodes whose closure adds nothing),
+// "closures_bottom" (extensions that are not realizable), "forced_reads"
+// (reads of main alone), "exact_decisions" (extensions VerifySC decided),
 // "race_queries", "spawned_children" and "buffered_children" (--workers),
 // and "replay_errors", 0 unless something is wrong). It stops at the first finding unless opts.KeepGoing, when ctx
 // is done, and at a construct it does not support (incomplete, Stopped

@@ -18,12 +18,15 @@ package explicit
 // visible write and r), so Items 1-3 of Section 4.1 (and the rules of
 // RelaxedClosure) ask nothing new of them; by (3) VisibleW(r) is that
 // greatest write w < r, good: Items 1-3 hold for r. So P' is its own
-// closure, and n.lin followed by E (initial writes first) is a
-// linearization: each new event after its predecessors, each new read
-// right after... its greatest write, the last of its location. realize would
-// keep P' as it is (Closure, Theorem 4.5, or VerifySC, which finds the same
-// linearization exists), so the search is the same, in a possibly
-// different but equally valid linearization.
+// closure, and n.lin followed by E (the new initial writes first) is a
+// linearization: each new event comes after its predecessors, and the last
+// write of a new read's location before it is the greatest one, good for
+// it. realize would keep P' as it is (Closure, Theorem 4.5, or VerifySC,
+// which finds that a linearization exists), so the search is the same, in
+// a possibly different but equally valid linearization. The initial
+// writes are the one exception to (1): one is added with the first access
+// to its location, before the first event of every thread, so no read of
+// P sees it and it goes first in the linearization.
 //
 // Why the replay can go. The child of a read r whose linearization is its
 // parent's trace followed by r runs the same events as the parent's
