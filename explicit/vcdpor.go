@@ -151,10 +151,35 @@ type vcNode struct {
 // p instead and offers the writes after it; for a thread stopped at a read
 // or finished the two agree (WExtend ran it up to its next read), and the
 // count also covers a thread waiting at a join, whose writes after the
-// join WExtend has not revealed yet. The map is never changed in place.
-type vcCHB map[program.EventID]map[program.ThreadID]int32
+// join WExtend has not revealed yet. The map is never changed in place:
+// it is a list of entries, the newest first, that copies share (done
+// prepends one: O(threads), where a copy of the map was O(reads)).
+type vcCHB struct{ head *chbEntry }
 
-func (c vcCHB) level(r program.EventID, t program.ThreadID) int32 { return c[r][t] }
+// chbEntry is C(r): lv[t+1] is C(r)(t) (0 past its end), lv[0] that of
+// the initial writes.
+type chbEntry struct {
+	r    program.EventID
+	lv   []int32
+	next *chbEntry
+}
+
+// of returns C(r)'s levels (nil if r has none).
+func (c vcCHB) of(r program.EventID) []int32 {
+	for e := c.head; e != nil; e = e.next {
+		if e.r == r {
+			return e.lv
+		}
+	}
+	return nil
+}
+
+func (c vcCHB) level(r program.EventID, t program.ThreadID) int32 {
+	if lv, i := c.of(r), int(t)+1; i < len(lv) {
+		return lv[i]
+	}
+	return 0
+}
 
 // initThread is the virtual thread of the initial writes in vcCHB.
 const initThread program.ThreadID = -1
@@ -323,19 +348,18 @@ func (s *vcSearch) checkValues(n *vcNode, tr *program.Trace, k int) error {
 // thread and the initial writes (Algorithm 6 line 15, Algorithm 7 line 10:
 // the last read of each thread in t, and the writes up to its next read).
 func (c vcCHB) done(r program.EventID, tr *program.Trace) vcCHB {
-	lv := map[program.ThreadID]int32{initThread: math.MaxInt32}
-	for t, l := range c[r] {
-		lv[t] = l
-	}
+	lv := slices.Clone(c.of(r))
 	for _, e := range tr.Events {
-		lv[e.Thread] = max(lv[e.Thread], e.Index+1)
+		for int(e.Thread)+1 >= len(lv) {
+			lv = append(lv, 0)
+		}
+		lv[e.Thread+1] = max(lv[e.Thread+1], e.Index+1)
 	}
-	out := make(vcCHB, len(c)+1)
-	for k, v := range c {
-		out[k] = v
+	if len(lv) == 0 {
+		lv = append(lv, 0)
 	}
-	out[r] = lv
-	return out
+	lv[initThread+1] = math.MaxInt32
+	return vcCHB{&chbEntry{r: r, lv: lv, next: c.head}}
 }
 
 // extendRead is ExtendRoot (Algorithm 6) for a read of the root and
