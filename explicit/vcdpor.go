@@ -423,6 +423,9 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 						s.stopErr(err)
 						return nil, true
 					}
+					if ok && q.traceLin {
+						m.traceLin = keepTrace(m, q.lin, len(q.lin))
+					}
 					if ok {
 						ms = append(ms, m)
 					}
@@ -550,7 +553,7 @@ func choices(p *apo.APO, acquire bool, y, visible []int32) [][]int32 {
 // way). The nodes are closed (those without a closure dropped). The new
 // events are writes and local events: a read is added by extendRead.
 func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) []*vcNode {
-	old, placed := len(ns[0].lin), ns[0].placed
+	oldLin, old, placed := ns[0].lin, len(ns[0].lin), ns[0].placed
 	for _, e := range evs {
 		var next []*vcNode
 		for _, n := range ns { // each node is the caller's or a copy: add in place
@@ -567,6 +570,7 @@ func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) 
 			s.stopErr(err)
 			return nil
 		} else if ok {
+			n.traceLin = keepTrace(n, oldLin, old)
 			out = append(out, n)
 		}
 	}

@@ -49,13 +49,10 @@ func (s *vcSearch) realizeFast(n *vcNode, old, placed int) bool {
 	if n.placed != placed || len(n.lin) != old {
 		return false
 	}
-	var inits, rest []int32
 	for e := int32(old); e < int32(p.Len()); e++ {
 		if n.ids[e].Thread < 0 {
-			inits = append(inits, e)
 			continue
 		}
-		rest = append(rest, e)
 		ev := &p.Events[e]
 		switch ev.Kind {
 		case apo.Write:
@@ -70,10 +67,41 @@ func (s *vcSearch) realizeFast(n *vcNode, old, placed int) bool {
 			}
 		}
 	}
-	lin := make([]int32, 0, p.Len())
-	lin = append(append(append(lin, inits...), n.lin...), rest...)
-	n.lin = lin
+	n.lin = traceOrder(n, n.lin, old)
 	s.sink.Extra("closures_spared", 1)
+	return true
+}
+
+// traceOrder returns lin (a linearization of n.P's first old events)
+// followed by the events numbered from old on, the initial writes among
+// them first: the order of the execution lin was replayed into, extended
+// by the events added since.
+func traceOrder(n *vcNode, lin []int32, old int) []int32 {
+	out := make([]int32, 0, n.P.Len())
+	for e := int32(old); e < int32(n.P.Len()); e++ {
+		if n.ids[e].Thread < 0 {
+			out = append(out, e)
+		}
+	}
+	out = append(out, lin...)
+	for e := int32(old); e < int32(n.P.Len()); e++ {
+		if n.ids[e].Thread >= 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// keepTrace replaces n.lin, which realize found, by traceOrder(n, lin, old)
+// if that is a linearization of n.P too (the closure may have ordered a
+// new event before old ones), so that n may resume the execution lin was
+// replayed into; it reports whether it did.
+func keepTrace(n *vcNode, lin []int32, old int) bool {
+	t := traceOrder(n, lin, old)
+	if apo.Linearizes(n.P, t) != nil {
+		return false
+	}
+	n.lin = t
 	return true
 }
 
