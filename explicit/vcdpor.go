@@ -383,9 +383,13 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			cands = append(cands, int32(w))
 		}
 	}
+	if len(cands) == 0 {
+		return nil, false // no choice left (the CHB map offered them all)
+	}
 	// r after its thread, unplaced among the leaf writes: a value none of
 	// whose candidates is visible to r here has no closure (Rule1 finds no
 	// good visible write, and placing r only hides more), so it is skipped.
+	// base becomes the first choice's node.
 	base := q.clone()
 	ri := base.add(s, tr, &r)
 	visible := base.P.Visible(ri)
@@ -400,10 +404,16 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 		}
 		for _, good := range choices(q.P, r.Kind == program.Acquire, y, visible) {
 			v := q.P.Events[good[0]].Value
-			b := q.clone()
-			ev := r
-			ev.Value = v
-			b.add(s, tr, &ev) // as ri in base
+			b := base
+			if base != nil {
+				b.P.SetValue(ri, v)
+				base = nil
+			} else {
+				b = q.clone()
+				ev := r
+				ev.Value = v
+				b.add(s, tr, &ev) // as ri in base
+			}
 			var fresh []int32 // the leaf writes whose readers change
 			for _, w := range good {
 				if b.P.Part(w) == 2 {

@@ -159,6 +159,12 @@ func (p *APO) SetGood(r int32, side int8, good []int32) {
 	}
 }
 
+// SetValue sets val(e). e must be p's own: appended after p's last Clone
+// (Events is shared with clones, Clone clips it, so an Append copies it).
+func (p *APO) SetValue(e int32, v int64) {
+	p.Events[e].Value = v
+}
+
 // Writes returns the writes to location loc in increasing number (shared:
 // do not change it).
 func (p *APO) Writes(loc int32) []int32 {
