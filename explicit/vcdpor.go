@@ -238,7 +238,11 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 	}
 	base := len(sched) // the events of x's trace that n has
 	if n.P.Len() == 0 {
-		base = s.alone(n, x) // main alone: no choice (vcdpor_alone.go)
+		var stop bool
+		if base, stop = s.alone(n, x); stop { // main alone: no choice (vcdpor_alone.go)
+			s.sink.Stop(explore.StopReason(s.ctx), false)
+			return true
+		}
 	}
 	// Line 2: t := WExtend(t').
 	extendNoReads(x)

@@ -30,21 +30,22 @@ import (
 
 // alone runs main on in x while it is the only thread (no Fork in the trace
 // yet) and its next event is enabled and one vc supports; it stops after the
-// first Fork. It returns the number of events of x's trace that are in n
-// (0, or all of them if main spawned a thread: then n holds them, closed and
-// realized). n must be the empty root node and x a fresh execution.
-func (s *vcSearch) alone(n *vcNode, x program.Execution) int {
+// first Fork. It returns the number of events of x's trace that are in n: 0
+// if the execution is over (n is not needed then), else all of them, which
+// n then holds, closed and realized; and true if the search must stop (ctx
+// is done). n must be the empty root node and x a fresh execution.
+func (s *vcSearch) alone(n *vcNode, x program.Execution) (int, bool) {
 	forked := false
 	for steps := 0; !forked; steps++ {
 		if steps&1023 == 1023 && s.ctx.Err() != nil {
-			return 0 // the caller's next check stops the search
+			return 0, true
 		}
 		if over, _ := x.Done(); over {
-			return 0
+			return 0, false
 		}
 		e, st := x.Pending(0)
 		if st != program.Enabled || vcUnsupported(&e) != "" {
-			return 0 // the usual path stops there, or names the construct
+			break // the usual path goes on from there, or names the construct
 		}
 		if readLike(&e) {
 			s.sink.Extra("forced_reads", 1)
@@ -56,11 +57,11 @@ func (s *vcSearch) alone(n *vcNode, x program.Execution) int {
 		}
 	}
 	s.materialize(n, x.Trace())
-	return len(x.Trace().Events)
+	return len(x.Trace().Events), false
 }
 
-// materialize adds the events of tr (main's alone, the last one a Fork) to
-// the empty node n as the chain of single children would have: each read
+// materialize adds the events of tr (main's alone, the last one a Fork
+// unless main cannot go on alone) to the empty node n as the chain of single children would have: each read
 // with the value it read and, for good writes, the writes of its location
 // with that value (an acquire: the last release of its lock). It sets n.lin
 // (the initial writes first, then tr's order), a linearization of the
