@@ -109,7 +109,7 @@ func VCDPOR(ctx context.Context, p program.Program, opts explore.Options) *explo
 func VCDPORWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
 	return runSMC("vc", opts, workers, func(root *smcCtx) {
 		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[vcLoc]int32{}}
-		s.root = rootThread(p)
+		// s.root: the first call's run of main alone sets it (vcdpor_alone.go)
 		n := &vcNode{P: mustAPO()}
 		s.call(n, vcCHB{})
 	})
@@ -187,27 +187,6 @@ const initThread program.ThreadID = -1
 func mustAPO() *apo.APO {
 	p, _ := apo.New(nil)
 	return p
-}
-
-// rootThread returns the first thread main spawns, running main alone up
-// to that spawn, or main if it spawns none.
-func rootThread(p program.Program) program.ThreadID {
-	x := p.Start()
-	for {
-		tr := x.Trace()
-		for _, e := range tr.Events {
-			if e.Kind == program.Fork {
-				return program.ThreadID(e.Value)
-			}
-		}
-		if over, _ := x.Done(); over {
-			return 0
-		}
-		if _, st := x.Pending(0); st != program.Enabled {
-			return 0
-		}
-		x.Step(0)
-	}
 }
 
 // call is VC-DPOR(P, C) (Algorithm 5) on n.P, which realize has made

@@ -30,12 +30,15 @@ import (
 
 // alone runs main on in x while it is the only thread (no Fork in the trace
 // yet) and its next event is enabled and one vc supports; it stops after the
-// first Fork. It returns the number of events of x's trace that are in n: 0
+// first Fork, whose thread is the root (s.root; main if it spawns none:
+// main alone runs the same events in every execution, so this is the root
+// of every call). It returns the number of events of x's trace that are in n: 0
 // if the execution is over (n is not needed then), else all of them, which
 // n then holds, closed and realized; and true if the search must stop (ctx
 // is done). n must be the empty root node and x a fresh execution.
 func (s *vcSearch) alone(n *vcNode, x program.Execution) (int, bool) {
 	forked := false
+	s.root = 0 // main, unless it spawns a thread
 	for steps := 0; !forked; steps++ {
 		if steps&1023 == 1023 && s.ctx.Err() != nil {
 			return 0, true
@@ -53,7 +56,9 @@ func (s *vcSearch) alone(n *vcNode, x program.Execution) (int, bool) {
 		before := len(x.Trace().Events)
 		x.Step(0)
 		for _, f := range x.Trace().Events[before:] {
-			forked = forked || f.Kind == program.Fork
+			if f.Kind == program.Fork && !forked {
+				forked, s.root = true, program.ThreadID(f.Value) // the root (Section 6, implementation detail 2)
+			}
 		}
 	}
 	s.materialize(n, x.Trace())
