@@ -52,6 +52,14 @@ package explicit
 // partial order like any other read and write. A trylock, failed or
 // successful, stops the search, incomplete, named, as rf and rvf do.
 //
+// Cost (issue 20). Main alone, before its first spawn, runs in place: its
+// reads have one choice each (vcdpor_alone.go). A node grown only by events
+// that change no read's visible writes keeps its closure and extends its
+// linearization, and the last child of a call resumes the parent's
+// execution instead of replaying its schedule (vcdpor_fast.go). What
+// remains per node is a copy of the partial order (O(n^2/64) words) and,
+// where an extension orders events, a closure and the witness of Lemma 4.1.
+//
 // Not supported, refused with the construct named (the search stops,
 // incomplete): read-modify-writes and CAS. Races are read off the leaves as
 // rvf does (an explicit MCR race query for the hb-ordered pairs, since a
@@ -83,8 +91,10 @@ var VC = explore.Algorithm{
 }
 
 // VCDPOR explores p with VC-DPOR and returns the findings and statistics
-// (Extra: "replays", "closures", "closures_bottom" (extensions that are
-// not realizable), "exact_decisions" (extensions VerifySC decided),
+// (Extra: "replays", "replays_spared" (executions resumed, not replayed),
+// "closures", "closures_spared" (nodes whose closure adds nothing),
+// "closures_bottom" (extensions that are not realizable), "forced_reads"
+// (reads of main alone), "exact_decisions" (extensions VerifySC decided),
 // "race_queries", "spawned_children" and "buffered_children" (--workers),
 // and "replay_errors", 0 unless something is wrong). It stops at the first finding unless opts.KeepGoing, when ctx
 // is done, and at a construct it does not support (incomplete, Stopped
@@ -99,8 +109,8 @@ func VCDPOR(ctx context.Context, p program.Program, opts explore.Options) *explo
 func VCDPORWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
 	return runSMC("vc", opts, workers, func(root *smcCtx) {
 		s := &vcSearch{ctx: ctx, p: p, sink: root, races: raceReporter{sink: root}, locs: map[vcLoc]int32{}}
-		s.root = rootThread(p)
-		n := &vcNode{P: mustAPO(), at: map[program.EventID]int32{}, init: map[int32]int32{}}
+		// s.root: the first call's run of main alone sets it (vcdpor_alone.go)
+		n := &vcNode{P: mustAPO()}
 		s.call(n, vcCHB{})
 	})
 }
@@ -123,8 +133,16 @@ type vcNode struct {
 	P    *apo.APO
 	lin  []int32 // a linearization of P, each read observing a good write (realize)
 	ids  []program.EventID
-	at   map[program.EventID]int32
-	init map[int32]int32 // location -> its initial write
+	at   [][]int32 // per thread, per event index: its number in P (shared with clones: copy before changing)
+	init []int32   // per location: its initial write, -1 if none yet (shared with clones: copy before changing)
+	// placed counts the orderings Extend's placements added (branch), so
+	// that realizeFast sees whether any was.
+	placed int
+	// traceLin says that lin is the execution's trace in order (realized
+	// by realizeFast from such a node); cont, if not nil, is an execution
+	// of lin less its last event, to resume instead of a replay.
+	traceLin bool
+	cont     program.Execution
 }
 
 // vcCHB is a CHB map (Section 5): per read r, per thread p, C(r)(p) as
@@ -133,10 +151,35 @@ type vcNode struct {
 // p instead and offers the writes after it; for a thread stopped at a read
 // or finished the two agree (WExtend ran it up to its next read), and the
 // count also covers a thread waiting at a join, whose writes after the
-// join WExtend has not revealed yet. The map is never changed in place.
-type vcCHB map[program.EventID]map[program.ThreadID]int32
+// join WExtend has not revealed yet. The map is never changed in place:
+// it is a list of entries, the newest first, that copies share (done
+// prepends one: O(threads), where a copy of the map was O(reads)).
+type vcCHB struct{ head *chbEntry }
 
-func (c vcCHB) level(r program.EventID, t program.ThreadID) int32 { return c[r][t] }
+// chbEntry is C(r): lv[t+1] is C(r)(t) (0 past its end), lv[0] that of
+// the initial writes.
+type chbEntry struct {
+	r    program.EventID
+	lv   []int32
+	next *chbEntry
+}
+
+// of returns C(r)'s levels (nil if r has none).
+func (c vcCHB) of(r program.EventID) []int32 {
+	for e := c.head; e != nil; e = e.next {
+		if e.r == r {
+			return e.lv
+		}
+	}
+	return nil
+}
+
+func (c vcCHB) level(r program.EventID, t program.ThreadID) int32 {
+	if lv, i := c.of(r), int(t)+1; i < len(lv) {
+		return lv[i]
+	}
+	return 0
+}
 
 // initThread is the virtual thread of the initial writes in vcCHB.
 const initThread program.ThreadID = -1
@@ -144,27 +187,6 @@ const initThread program.ThreadID = -1
 func mustAPO() *apo.APO {
 	p, _ := apo.New(nil)
 	return p
-}
-
-// rootThread returns the first thread main spawns, running main alone up
-// to that spawn, or main if it spawns none.
-func rootThread(p program.Program) program.ThreadID {
-	x := p.Start()
-	for {
-		tr := x.Trace()
-		for _, e := range tr.Events {
-			if e.Kind == program.Fork {
-				return program.ThreadID(e.Value)
-			}
-		}
-		if over, _ := x.Done(); over {
-			return 0
-		}
-		if _, st := x.Pending(0); st != program.Enabled {
-			return 0
-		}
-		x.Step(0)
-	}
 }
 
 // call is VC-DPOR(P, C) (Algorithm 5) on n.P, which realize has made
@@ -184,8 +206,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 			sched = append(sched, id)
 		}
 	}
-	x, _, err := runSchedule(s.p, sched)
-	s.sink.Extra("replays", 1)
+	x, _, err := s.resume(n, sched)
 	if err == nil {
 		err = s.checkValues(n, x.Trace(), len(sched))
 	}
@@ -193,6 +214,14 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 		s.sink.Extra("replay_errors", 1)
 		s.sink.Stop("vc: internal error: "+err.Error(), false)
 		return true
+	}
+	base := len(sched) // the events of x's trace that n has
+	if n.P.Len() == 0 {
+		var stop bool
+		if base, stop = s.alone(n, x); stop { // main alone: no choice (vcdpor_alone.go)
+			s.sink.Stop(explore.StopReason(s.ctx), false)
+			return true
+		}
 	}
 	// Line 2: t := WExtend(t').
 	extendNoReads(x)
@@ -215,7 +244,7 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 			}
 		}
 	}
-	for i := len(sched); i < len(tr.Events); i++ {
+	for i := base; i < len(tr.Events); i++ {
 		if msg := vcUnsupported(&tr.Events[i]); msg != "" {
 			s.sink.Stop(msg, false)
 			return true
@@ -226,20 +255,43 @@ func (s *vcSearch) call(n *vcNode, C vcCHB) bool {
 		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), seedRaces(s.ctx, s.sink, Seeder{}, tr))
 	}
 	// Line 3: the extensions of P to E(t).
-	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[len(sched):]) {
+	// The recursive calls are made once every child is known, in the
+	// order of the paper's loops, so that the last of them may take x on
+	// (vcdpor_fast.go): tr does not change before.
+	var kids []vcCall
+	for _, q := range s.extend([]*vcNode{n}, tr, tr.Events[base:]) {
 		CQ := C // line 4 (never changed in place)
 		for _, r := range reads {
 			q.ensureInit(s, tr, &r)
 		}
 		for _, r := range reads {
 			// Lines 5-7: ExtendRoot, then ExtendLeaf per leaf thread.
-			if s.extendRead(q, tr, CQ, r) {
+			ms, stop := s.extendRead(q, tr, CQ, r)
+			if stop {
 				return true
+			}
+			for _, m := range ms {
+				kids = append(kids, vcCall{n: m, C: CQ})
 			}
 			CQ = CQ.done(r.ID(), tr) // Algorithm 6 line 15, Algorithm 7 line 10
 		}
 	}
-	return false
+	if k := len(kids) - 1; k >= 0 && kids[k].n.traceLin {
+		kids[k].n.cont = x // its schedule is tr, then its read
+	}
+	var run vcChildren
+	for _, k := range kids {
+		if run.run(s, k.n, k.C) {
+			return true
+		}
+	}
+	return run.wait(s)
+}
+
+// vcCall is a recursive call VC-DPOR(n.P, C) to make.
+type vcCall struct {
+	n *vcNode
+	C vcCHB
 }
 
 // vcUnsupported names a construct VC-DPOR does not take, or "".
@@ -268,8 +320,8 @@ func (s *vcSearch) checkValues(n *vcNode, tr *program.Trace, k int) error {
 	}
 	for i := range k {
 		e := &tr.Events[i]
-		if e.Kind == program.Read && n.P.Events[n.at[e.ID()]].Value != e.Value {
-			return fmt.Errorf("read %s returned %d, the class says %d", e.ID(), e.Value, n.P.Events[n.at[e.ID()]].Value)
+		if e.Kind == program.Read && n.P.Events[n.index(e.ID())].Value != e.Value {
+			return fmt.Errorf("read %s returned %d, the class says %d", e.ID(), e.Value, n.P.Events[n.index(e.ID())].Value)
 		}
 	}
 	return nil
@@ -279,27 +331,27 @@ func (s *vcSearch) checkValues(n *vcNode, tr *program.Trace, k int) error {
 // thread and the initial writes (Algorithm 6 line 15, Algorithm 7 line 10:
 // the last read of each thread in t, and the writes up to its next read).
 func (c vcCHB) done(r program.EventID, tr *program.Trace) vcCHB {
-	lv := map[program.ThreadID]int32{initThread: math.MaxInt32}
-	for t, l := range c[r] {
-		lv[t] = l
-	}
+	lv := slices.Clone(c.of(r))
 	for _, e := range tr.Events {
-		lv[e.Thread] = max(lv[e.Thread], e.Index+1)
+		for int(e.Thread)+1 >= len(lv) {
+			lv = append(lv, 0)
+		}
+		lv[e.Thread+1] = max(lv[e.Thread+1], e.Index+1)
 	}
-	out := make(vcCHB, len(c)+1)
-	for k, v := range c {
-		out[k] = v
+	if len(lv) == 0 {
+		lv = append(lv, 0)
 	}
-	out[r] = lv
-	return out
+	lv[initThread+1] = math.MaxInt32
+	return vcCHB{&chbEntry{r: r, lv: lv, next: c.head}}
 }
 
 // extendRead is ExtendRoot (Algorithm 6) for a read of the root and
 // ExtendLeaf (Algorithm 7) for a read of a leaf: r reads each value of its
 // candidate writes M_t^C(r) (per side for the root), the good writes being
-// the candidates of that value (and side); each extension that has a
-// closure is explored. It returns true if the search must stop.
-func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event) bool {
+// the candidates of that value (and side); it returns the extensions that
+// have a closure, realized, for the caller to explore, or true if the
+// search must stop.
+func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.Event) ([]*vcNode, bool) {
 	loc := s.loc(&r)
 	var cands []int32 // M_t^C(r), in the order of q's events
 	for w, e := range q.P.Events {
@@ -314,14 +366,18 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			cands = append(cands, int32(w))
 		}
 	}
+	if len(cands) == 0 {
+		return nil, false // no choice left (the CHB map offered them all)
+	}
 	// r after its thread, unplaced among the leaf writes: a value none of
 	// whose candidates is visible to r here has no closure (Rule1 finds no
 	// good visible write, and placing r only hides more), so it is skipped.
+	// base becomes the first choice's node.
 	base := q.clone()
 	ri := base.add(s, tr, &r)
 	visible := base.P.Visible(ri)
 	root := r.Thread == s.root
-	var kids vcChildren
+	var ms []*vcNode                         // the children, realized
 	for side := int8(1); side <= 2; side++ { // Algorithm 6 line 4; one round for a leaf
 		var y []int32
 		for _, w := range cands {
@@ -331,10 +387,16 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 		}
 		for _, good := range choices(q.P, r.Kind == program.Acquire, y, visible) {
 			v := q.P.Events[good[0]].Value
-			b := q.clone()
-			ev := r
-			ev.Value = v
-			b.add(s, tr, &ev) // as ri in base
+			b := base
+			if base != nil {
+				b.P.SetValue(ri, v)
+				base = nil
+			} else {
+				b = q.clone()
+				ev := r
+				ev.Value = v
+				b.add(s, tr, &ev) // as ri in base
+			}
 			var fresh []int32 // the leaf writes whose readers change
 			for _, w := range good {
 				if b.P.Part(w) == 2 {
@@ -344,14 +406,21 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			b.P.SetGood(ri, side, good)
 			for _, k := range s.places(b, ri) {
 				for _, m := range s.orderGood(k, fresh) {
+					fast := s.realizeFast(m, len(q.lin), q.placed)
+					if m.traceLin = fast && q.traceLin; fast {
+						ms = append(ms, m)
+						continue
+					}
 					ok, err := s.realize(m)
 					if err != nil {
 						s.stopErr(err)
-						kids.abandon()
-						return true
+						return nil, true
 					}
-					if ok && kids.run(s, m, C) {
-						return true
+					if ok && q.traceLin {
+						m.traceLin = keepTrace(m, q.lin, len(q.lin))
+					}
+					if ok {
+						ms = append(ms, m)
 					}
 				}
 			}
@@ -360,7 +429,7 @@ func (s *vcSearch) extendRead(q *vcNode, tr *program.Trace, C vcCHB, r program.E
 			break
 		}
 	}
-	return kids.wait(s)
+	return ms, false
 }
 
 // vcChildren are the recursive calls of one extendRead that run in nodes
@@ -477,21 +546,24 @@ func choices(p *apo.APO, acquire bool, y, visible []int32) [][]int32 {
 // way). The nodes are closed (those without a closure dropped). The new
 // events are writes and local events: a read is added by extendRead.
 func (s *vcSearch) extend(ns []*vcNode, tr *program.Trace, evs []program.Event) []*vcNode {
+	oldLin, old, placed := ns[0].lin, len(ns[0].lin), ns[0].placed
 	for _, e := range evs {
 		var next []*vcNode
-		for _, n := range ns {
-			k := n.clone()
-			i := k.add(s, tr, &e)
-			next = append(next, s.places(k, i)...)
+		for _, n := range ns { // each node is the caller's or a copy: add in place
+			i := n.add(s, tr, &e)
+			next = append(next, s.places(n, i)...)
 		}
 		ns = next
 	}
 	out := ns[:0]
 	for _, n := range ns {
-		if ok, err := s.realize(n); err != nil {
+		if n.traceLin = s.realizeFast(n, old, placed); n.traceLin {
+			out = append(out, n)
+		} else if ok, err := s.realize(n); err != nil {
 			s.stopErr(err)
 			return nil
 		} else if ok {
+			n.traceLin = keepTrace(n, oldLin, old)
 			out = append(out, n)
 		}
 	}
@@ -546,9 +618,11 @@ func (s *vcSearch) branch(ns []*vcNode, a, b int32) []*vcNode {
 		}
 		m2 := m.clone()
 		if m.P.Order(a, b) {
+			m.placed++
 			next = append(next, m)
 		}
 		if m2.P.Order(b, a) {
+			m2.placed++
 			next = append(next, m2)
 		}
 	}
@@ -651,29 +725,25 @@ func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
 	if e.Kind.IsLock() {
 		ev.Value = 0 // every release writes the same value: good writes are chosen by identity
 	}
-	first := !slices.ContainsFunc(n.ids, func(id program.EventID) bool { return id.Thread == e.Thread })
+	first := n.count(e.Thread) == 0
 	i := n.P.Append(ev)
 	n.ids = append(n.ids, e.ID())
-	n.at[e.ID()] = i
+	n.setIndex(e.ID(), i)
 	if first {
 		for j := len(tr.Events) - 1; j >= 0; j-- { // its spawn
 			if f := &tr.Events[j]; f.Kind == program.Fork && program.ThreadID(f.Value) == e.Thread {
-				n.P.Order(n.at[f.ID()], i)
+				n.P.Order(n.index(f.ID()), i)
 			}
 		}
 		for _, w := range n.init { // the initial writes go first
-			n.P.Order(w, i)
+			if w >= 0 {
+				n.P.Order(w, i)
+			}
 		}
 	}
 	if e.Kind == program.Join {
-		last := int32(-1)
-		for j, id := range n.ids {
-			if id.Thread == program.ThreadID(e.Value) {
-				last = int32(j)
-			}
-		}
-		if last >= 0 {
-			n.P.Order(last, i)
+		if t := program.ThreadID(e.Value); n.count(t) > 0 {
+			n.P.Order(n.at[t][n.count(t)-1], i)
 		}
 	}
 	return i
@@ -684,7 +754,7 @@ func (n *vcNode) add(s *vcSearch, tr *program.Trace, e *program.Event) int32 {
 // the first event of every thread.
 func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, e *program.Event) {
 	loc := s.loc(e)
-	if _, ok := n.init[loc]; ok {
+	if int(loc) < len(n.init) && n.init[loc] >= 0 {
 		return
 	}
 	v := int64(0)
@@ -692,6 +762,10 @@ func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, e *program.Event) {
 		v = tr.InitValue(e.Loc)
 	}
 	w := n.P.Append(apo.Event{Thread: 1, Kind: apo.Write, Loc: loc, Value: v})
+	n.init = slices.Clone(n.init)
+	for int(loc) >= len(n.init) {
+		n.init = append(n.init, -1)
+	}
 	n.init[loc] = w
 	n.ids = append(n.ids, program.EventID{Thread: -1, Index: loc})
 	firsts := map[int32]bool{1: true}
@@ -704,14 +778,43 @@ func (n *vcNode) ensureInit(s *vcSearch, tr *program.Trace, e *program.Event) {
 }
 
 func (n *vcNode) clone() *vcNode {
-	k := &vcNode{P: n.P.Clone(), lin: n.lin, ids: slices.Clip(n.ids), at: make(map[program.EventID]int32, len(n.at)+4), init: make(map[int32]int32, len(n.init)+1)}
-	for id, i := range n.at {
-		k.at[id] = i
-	}
-	for l, w := range n.init {
-		k.init[l] = w
+	k := &vcNode{P: n.P.Clone(), lin: n.lin, ids: slices.Clip(n.ids), at: slices.Clone(n.at), init: n.init, placed: n.placed, traceLin: n.traceLin}
+	for t := range k.at {
+		k.at[t] = slices.Clip(k.at[t]) // an append copies: n keeps its own
 	}
 	return k
+}
+
+// count returns the number of events of thread t in n (the events of a
+// thread are added in thread order, from its first).
+func (n *vcNode) count(t program.ThreadID) int {
+	if int(t) >= len(n.at) || t < 0 {
+		return 0
+	}
+	return len(n.at[t])
+}
+
+// index returns the number in n.P of the event id, which n has.
+func (n *vcNode) index(id program.EventID) int32 {
+	return n.at[id.Thread][id.Index]
+}
+
+// setIndex records that the event id is number i of n.P.
+func (n *vcNode) setIndex(id program.EventID, i int32) {
+	for int(id.Thread) >= len(n.at) {
+		n.at = append(n.at, nil)
+	}
+	row := n.at[id.Thread]
+	if int(id.Index) < len(row) {
+		row = slices.Clone(row) // it may be shared with a clone
+		row[id.Index] = i
+	} else {
+		for int(id.Index) > len(row) {
+			row = append(row, -1)
+		}
+		row = append(row, i)
+	}
+	n.at[id.Thread] = row
 }
 
 // vcLoc is a location or a lock of the program.

@@ -187,3 +187,23 @@ func TestVCWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestVCSparesWork: on lastzero N=3 the nodes whose extension orders
+// nothing keep their closure and the last child of a call resumes its
+// parent's execution (vcdpor_fast.go), with the executions, outcomes and
+// findings of the full computation (dfs: the same outcomes and findings).
+// A change that turned the shortcuts off would show here as 0 spared.
+func TestVCSparesWork(t *testing.T) {
+	c := explore.Case{File: "../testdata/c/lastzero.c", Defines: map[string]string{"N": "3"}}
+	p := loadCase(t, c)
+	var do observed
+	d := explore.DFS(context.Background(), p, observe(&do))
+	res, ok := compareVC(t, "lastzero N=3", loadCase(t, c), d, &do)
+	if !ok {
+		t.Fatal("vc refused lastzero")
+	}
+	st := res.Stats
+	if st.Executions != 12 || st.Extra["closures_spared"] == 0 || st.Extra["replays_spared"] == 0 {
+		t.Errorf("vc: %d executions (want 12, the reads-from classes), extra %v", st.Executions, st.Extra)
+	}
+}

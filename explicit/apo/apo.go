@@ -67,6 +67,7 @@ type APO struct {
 	// writes.
 	Good [][]int32
 
+	shared  bool // Side and Good may be another APO's too (Clone): own copies them
 	order   *Order
 	threads int       // number of threads (max Thread + 1)
 	writes  [][]int32 // per location: its writes in increasing number
@@ -104,10 +105,25 @@ func New(events []Event) (*APO, error) {
 // Clone returns a copy that shares only the immutable events.
 func (p *APO) Clone() *APO {
 	q := *p
-	q.Side = slices.Clone(p.Side)
-	q.Good = slices.Clone(p.Good)
+	q.Events = slices.Clip(p.Events) // Append copies it; p may append in place
+	q.writes = slices.Clone(p.writes)
+	for l := range q.writes {
+		q.writes[l] = slices.Clip(q.writes[l])
+	}
+	p.shared, q.shared = true, true // Side and Good: copied by the first to change them
 	q.order = p.order.Clone()
 	return &q
+}
+
+// own gives p its own Side and Good (with room for a few more events)
+// if a clone may share them.
+func (p *APO) own() {
+	if !p.shared {
+		return
+	}
+	p.Side = append(make([]int8, 0, len(p.Side)+4), p.Side...)
+	p.Good = append(make([][]int32, 0, len(p.Good)+4), p.Good...)
+	p.shared = false
 }
 
 // Len returns the number of events.
@@ -136,10 +152,26 @@ func (p *APO) Order(e1, e2 int32) bool { return p.order.Add(e1, e2) }
 func (p *APO) SetGood(r int32, side int8, good []int32) {
 	g := slices.Clone(good)
 	slices.Sort(g)
+	p.own()
 	p.Good[r] = slices.Compact(g)
 	if p.Part(r) == 1 {
 		p.Side[r] = side
 	}
+}
+
+// SetValue sets val(e). e must be p's own: appended after p's last Clone
+// (Events is shared with clones, Clone clips it, so an Append copies it).
+func (p *APO) SetValue(e int32, v int64) {
+	p.Events[e].Value = v
+}
+
+// Writes returns the writes to location loc in increasing number (shared:
+// do not change it).
+func (p *APO) Writes(loc int32) []int32 {
+	if int(loc) >= len(p.writes) {
+		return nil
+	}
+	return p.writes[loc]
 }
 
 // Conflict reports e1 ⋈ e2: the same location, at least one a write.
@@ -160,18 +192,19 @@ func (p *APO) Append(e Event) int32 {
 			break
 		}
 	}
-	p.Events = append(p.Events[:n:n], e) // never shared with a clone
-	p.Side = append(p.Side[:n:n], 0)
-	p.Good = append(p.Good[:n:n], nil)
+	// A clone's Events has no room (Clone clips it), so appending here
+	// never writes where another APO reads; Side and Good are p's own.
+	p.Events = append(p.Events, e)
+	p.own()
+	p.Side = append(p.Side, 0)
+	p.Good = append(p.Good, nil)
 	p.order = p.order.Grow(int(n) + 1)
 	p.threads = max(p.threads, int(e.Thread)+1)
 	if e.Kind == Write {
 		for int(e.Loc) >= len(p.writes) {
 			p.writes = append(p.writes, nil)
 		}
-		ws := p.writes[e.Loc]
-		p.writes = slices.Clone(p.writes)
-		p.writes[e.Loc] = append(ws[:len(ws):len(ws)], n)
+		p.writes[e.Loc] = append(p.writes[e.Loc], n) // clipped in clones, like Events
 	}
 	if last >= 0 {
 		p.order.Add(last, n)

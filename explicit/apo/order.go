@@ -3,7 +3,10 @@ package apo
 // This file implements the strict partial order of an annotated partial
 // order, kept transitively closed as one successor bitset per event.
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Order is a strict partial order over 0..n-1, transitively closed:
 // succ[a*words:(a+1)*words] is the bitset of the b with a < b. The rows
@@ -73,4 +76,19 @@ func (o *Order) Grow(n int) *Order {
 		copy(g.succ[a*g.words:], o.succ[a*o.words:(a+1)*o.words])
 	}
 	return g
+}
+
+// row returns a's successor bitset (shared: do not change it).
+func (o *Order) row(a int32) []uint64 {
+	return o.succ[int(a)*o.words : int(a+1)*o.words]
+}
+
+// forEach calls f with each element of the bitset s, in increasing order.
+func forEach(s []uint64, f func(int)) {
+	for k, w := range s {
+		for w != 0 {
+			f(k*64 + bits.TrailingZeros64(w))
+			w &= w - 1
+		}
+	}
 }

@@ -9,7 +9,7 @@ package apo
 
 import (
 	"fmt"
-	"slices"
+	"math/bits"
 )
 
 // Realize decides whether p is realizable (Theorem 4.5) and returns a
@@ -32,36 +32,67 @@ func Realize(p *APO) ([]int32, bool, error) {
 // for the e1 < e2 that Q' added, which its condition excludes.
 func Witness(q *APO) []int32 {
 	n := q.Len()
-	edge := func(x, y int32) bool {
-		return x != y && (q.Before(x, y) || q.Part(x) == 1 && q.Part(y) == 2 && !q.Before(y, x))
+	o := q.order
+	// Kahn's algorithm on Q' with in-degrees from the successor bitsets:
+	// the in-degree of a leaf event b in Q' is |pred_Q(b)| plus the root
+	// events Q leaves unordered with b. O(pairs of Q + n*|X1|), where
+	// testing edge(a, b) for every pair was O(n^2) Before calls twice.
+	root := make([]uint64, o.words)
+	nroot := int32(0)
+	for e := range n {
+		if q.Events[e].Thread == 0 {
+			root[e>>6] |= 1 << (uint(e) & 63)
+			nroot++
+		}
 	}
 	indeg := make([]int32, n)
-	for a := range int32(n) {
-		for b := range int32(n) {
-			if edge(a, b) {
-				indeg[b]++
+	rootBefore := make([]int32, n) // root events a with a <_Q b
+	for a := range n {
+		isRoot := q.Events[a].Thread == 0
+		forEach(o.row(int32(a)), func(b int) {
+			indeg[b]++
+			if isRoot {
+				rootBefore[b]++
 			}
+		})
+	}
+	ready := make([]uint64, o.words)
+	for b := range n {
+		if q.Events[b].Thread != 0 {
+			after := int32(0)
+			for k, w := range o.row(int32(b)) {
+				after += int32(bits.OnesCount64(w & root[k]))
+			}
+			indeg[b] += nroot - after - rootBefore[b]
+		}
+		if indeg[b] == 0 {
+			ready[b>>6] |= 1 << (uint(b) & 63)
+		}
+	}
+	dec := func(f int) {
+		if indeg[f]--; indeg[f] == 0 {
+			ready[f>>6] |= 1 << (uint(f) & 63)
 		}
 	}
 	out := make([]int32, 0, n)
-	var ready []int32
-	for e := range n {
-		if indeg[e] == 0 {
-			ready = append(ready, int32(e))
+	for k := 0; k < len(ready); {
+		if ready[k] == 0 {
+			k++
+			continue
 		}
-	}
-	for len(ready) > 0 {
-		k := slices.Index(ready, slices.Min(ready))
-		e := ready[k]
-		ready = slices.Delete(ready, k, k+1)
-		out = append(out, e)
-		for f := range int32(n) {
-			if edge(e, f) {
-				if indeg[f]--; indeg[f] == 0 {
-					ready = append(ready, f)
+		e := k*64 + bits.TrailingZeros64(ready[k]) // the smallest ready event
+		ready[k] &^= 1 << (uint(e) & 63)
+		out = append(out, int32(e))
+		forEach(o.row(int32(e)), dec)
+		if q.Events[e].Thread == 0 {
+			for f := range int32(n) {
+				if q.Events[f].Thread != 0 && !o.Before(int32(e), f) && !o.Before(f, int32(e)) {
+					dec(int(f))
 				}
 			}
 		}
+		k = 0 // a smaller event may have become ready
+
 	}
 	return out
 }
@@ -85,10 +116,14 @@ func Linearizes(p *APO, t []int32) error {
 		pos[e] = i
 	}
 	for a := range n {
-		for b := range n {
-			if p.Before(int32(a), int32(b)) && pos[a] > pos[b] {
-				return fmt.Errorf("%d <_P %d but %d comes first", a, b, b)
+		var bad error
+		forEach(p.order.row(int32(a)), func(b int) {
+			if bad == nil && pos[a] > pos[b] {
+				bad = fmt.Errorf("%d <_P %d but %d comes first", a, b, b)
 			}
+		})
+		if bad != nil {
+			return bad
 		}
 	}
 	last := map[int32]int32{}
