@@ -146,6 +146,13 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 			f.bounds.spurious = true
 		}
 		f.inputs.dfsFallback = true
+		// A verdict wants the search finished: rf explores the same
+		// behaviours at a fraction of mcr's cost per execution today
+		// (179 SV-COMP tasks, 20 s each: 136 correct against 134, and no
+		// task that mcr decided and rf did not).
+		if !cmd.Flags().Changed("algo") {
+			f.algo = "rf"
+		}
 		return runTask(cmd, file, f)
 	}
 	return checkProgram(cmd, file, f, nil)
