@@ -3,8 +3,6 @@ package explicit_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"mcr/explicit"
@@ -148,38 +146,30 @@ func TestRFRelaxedRaces(t *testing.T) {
 	}
 }
 
-// blockingTestdata are the programs of testdata/c whose executions block
-// (failed assumes, awaits, condition waits, barriers) or end with threads
-// waiting for a lock, small enough for dfs under TSO and PSO.
-var blockingTestdata = []string{
-	"assume.c", "assume_await.c", "assume_locked.c", "assume_stuck.c",
-	"barrier_ok.c", "barrier_phase.c", "barrier_short.c",
-	"cond_if.c", "cond_lost.c", "cond_pc.c", "lock_order_deadlock.c",
-}
-
 // TestRFRelaxedBlocking: rf under TSO and PSO against dfs on the blocking
-// programs of testdata/c (blockingTestdata): one execution per class dfs
-// sees, blocked classes and classes ending in a lock wait included (seed
-// 002 Section 7's rule, rfsmc_relaxed_wait.go). MCR_RF_RELAXED_ALL=1 runs
-// every program of testdata/c that dfs finishes within 20,000 executions.
+// programs of testdata/c (randtest.BlockingFiles): one execution per class
+// dfs sees, blocked classes and classes ending in a lock wait included
+// (seed 002 Section 7's rule, rfsmc_relaxed_wait.go). MCR_RF_RELAXED_ALL=1
+// runs every program of testdata/c that dfs finishes within 20,000
+// executions.
 func TestRFRelaxedBlocking(t *testing.T) {
-	files := blockingTestdata
-	if os.Getenv("MCR_RF_RELAXED_ALL") != "" {
-		all, _ := filepath.Glob("../testdata/c/*.c")
-		files = nil
-		for _, f := range all {
-			files = append(files, filepath.Base(f))
-		}
-	}
-	for _, f := range files {
-		src, err := os.ReadFile(filepath.Join("../testdata/c", f))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range randtest.BlockingFiles(t, "../testdata/c", "MCR_RF_RELAXED_ALL") {
 		for _, m := range program.Models[1:] {
-			if !relaxedAgainstDFS(t, f, string(src), nil, m, 20_000) {
-				t.Logf("%s under %s: dfs cut, not compared", f, m)
+			if !relaxedAgainstDFS(t, f[0], f[1], nil, m, 20_000) {
+				t.Logf("%s under %s: dfs cut, not compared", f[0], m)
 			}
 		}
 	}
+}
+
+// TestRFRelaxedRandomBlocking: rf under TSO and PSO against dfs on random
+// programs whose executions block (awaits, assumes inside critical
+// sections, joins between threads) beside fences, a mutex and assertions.
+// MCR_RF_RELAXED_BLOCKING sets the number of programs (default 6).
+func TestRFRelaxedRandomBlocking(t *testing.T) {
+	n := randtest.Count("MCR_RF_RELAXED_BLOCKING", 6, 6)
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Blocking: true}
+	randtest.RelaxedSweep(t, randtest.Seeds(n), o, func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+	})
 }
