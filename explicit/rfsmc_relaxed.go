@@ -26,12 +26,13 @@ package explicit
 // source, the RMW reversal rule, and the events a schedule makes new
 // (fresh, as rfsmc.go's).
 //
-// Not yet: programs whose executions have trylocks, blocked (assume,
-// await) or bounded executions, or end with a thread waiting for a lock
-// (the blocked-acquire rule of Section 7 is not carried over) are not
-// explored past them; the search stops there, incomplete, naming the
-// construct (dfs explores them). Data races are decided on every explored
-// trace (rfsmc_relaxed_race.go).
+// Blocked executions (a failed assume or await: the thread ends early, as
+// under SC, rfsmc.go) are classes of their own, and an execution that ends
+// with threads waiting for a lock gets Section 7's rule for them
+// (rfsmc_relaxed_wait.go). Not yet: trylocks and bounded executions; the
+// search stops there, incomplete, naming the construct (dfs explores
+// them). Data races are decided on every explored trace
+// (rfsmc_relaxed_race.go).
 
 import (
 	"context"
