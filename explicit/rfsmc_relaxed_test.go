@@ -164,12 +164,18 @@ func TestRFRelaxedBlocking(t *testing.T) {
 
 // TestRFRelaxedRandomBlocking: rf under TSO and PSO against dfs on random
 // programs whose executions block (awaits, assumes inside critical
-// sections, joins between threads) beside fences, a mutex and assertions.
-// MCR_RF_RELAXED_BLOCKING sets the number of programs (default 6).
+// sections, joins between threads) beside fences, a mutex and assertions,
+// and on programs with three threads and the awaits of reader-writer
+// locks, semaphores and barriers (seeds 18 and 74: an await drains the
+// buffers, program.Drain). MCR_RF_RELAXED_BLOCKING sets the number of
+// programs of each kind (default 6).
 func TestRFRelaxedRandomBlocking(t *testing.T) {
 	n := randtest.Count("MCR_RF_RELAXED_BLOCKING", 6, 6)
-	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Blocking: true}
-	randtest.RelaxedSweep(t, randtest.Seeds(n), o, func(name, src string, m program.MemoryModel) bool {
+	compare := func(name, src string, m program.MemoryModel) bool {
 		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
-	})
+	}
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Blocking: true}
+	randtest.RelaxedSweep(t, randtest.Seeds(n), o, compare)
+	o.Threads, o.Ops, o.Sync = 3, 2, true
+	randtest.RelaxedSweep(t, randtest.Seeds(n, 18, 74), o, compare)
 }

@@ -163,12 +163,18 @@ func TestRelaxedBlocking(t *testing.T) {
 
 // TestRelaxedRandomBlocking: TestRelaxedRandom on programs whose
 // executions block (awaits, assumes in critical sections, joins between
-// threads). MCR_RELAXED_RANDOM sets the number of programs (default 4).
+// threads), and on three-thread programs with the awaits of reader-writer
+// locks and semaphores (seeds 18, 74: awaits drain the buffers,
+// program.Drain, for Z3 as for VerifyTSO/VerifyPSO). MCR_RELAXED_RANDOM
+// sets the number of programs of each kind (default 4).
 func TestRelaxedRandomBlocking(t *testing.T) {
 	needZ3(t)
 	n := randtest.Count("MCR_RELAXED_RANDOM", 4, 4)
-	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Blocking: true}
-	randtest.RelaxedSweep(t, randtest.Seeds(n), o, func(name, src string, m program.MemoryModel) bool {
+	compare := func(name, src string, m program.MemoryModel) bool {
 		return relaxedAgainstDFS(t, name, src, nil, m, 5000, "both")
-	})
+	}
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Blocking: true}
+	randtest.RelaxedSweep(t, randtest.Seeds(n), o, compare)
+	o.Threads, o.Ops, o.Sync = 3, 2, true
+	randtest.RelaxedSweep(t, []int64{18, 74}, o, compare)
 }
