@@ -26,12 +26,13 @@ package explicit
 // source, the RMW reversal rule, and the events a schedule makes new
 // (fresh, as rfsmc.go's).
 //
-// Not yet: programs whose executions have trylocks, blocked (assume,
-// await) or bounded executions, or end with a thread waiting for a lock
-// (the blocked-acquire rule of Section 7 is not carried over) are not
-// explored past them; the search stops there, incomplete, naming the
-// construct (dfs explores them). Data races are decided on every explored
-// trace (rfsmc_relaxed_race.go).
+// Blocked executions (a failed assume or await: the thread ends early, as
+// under SC, rfsmc.go) are classes of their own, and an execution that ends
+// with threads waiting for a lock gets Section 7's rule for them
+// (rfsmc_relaxed_wait.go). Not yet: trylocks and bounded executions; the
+// search stops there, incomplete, naming the construct (dfs explores
+// them). Data races are decided on every explored trace
+// (rfsmc_relaxed_race.go).
 
 import (
 	"context"
@@ -232,6 +233,10 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 			return true
 		}
 	}
+	// seed 002 Section 7: threads waiting for a lock at the end
+	if s.replaceWaiting(t, x, tauT, order, mrk) {
+		return true
+	}
 	// lines 22-25: the extension's reads, from the last
 	for i := len(ext) - 1; i >= 0; i-- {
 		r := ext[i]
@@ -288,9 +293,18 @@ func (s *relaxedSMC) propose(t *relaxedTrace, tauT []program.EventID, order map[
 // τ' = pre_τ̃(a1) ∘ (b's causal past after a1) ∘ b, proposed at a1's
 // prefix. It returns true when the search stops.
 func (s *relaxedSMC) replace(t *relaxedTrace, tauT []program.EventID, order map[program.EventID]int, b program.EventID, mrk map[program.EventID]bool) bool {
-	rel := t.src[b]
-	a1, ok := t.opener(rel)
-	if !ok || mrk[a1] || a1.Thread == b.Thread {
+	a1, ok := t.opener(t.src[b])
+	if !ok {
+		return false
+	}
+	return s.replaceBy(t, tauT, order, a1, b, mrk)
+}
+
+// replaceBy proposes, at a1's prefix, acquire b of another thread in the
+// place of acquire a1, reading a1's source: τ' = pre_τ̃(a1) ∘ (b's causal
+// past after a1) ∘ b. It returns true when the search stops.
+func (s *relaxedSMC) replaceBy(t *relaxedTrace, tauT []program.EventID, order map[program.EventID]int, a1, b program.EventID, mrk map[program.EventID]bool) bool {
+	if mrk[a1] || a1.Thread == b.Thread {
 		return false
 	}
 	past := map[program.EventID]bool{}
@@ -447,16 +461,8 @@ func deviation(tr *program.Trace, sigma program.Schedule) int {
 
 // unsupportedRelaxed says why x is outside this slice, or "".
 func unsupportedRelaxed(x program.Execution) string {
-	if _, out := x.Done(); out.Kind == program.Blocked || out.Kind == program.Bounded {
+	if _, out := x.Done(); out.Kind == program.Bounded {
 		return fmt.Sprintf("--algo rf under TSO/PSO does not handle %s executions yet (use --algo dfs)", out.Kind)
-	}
-	for t := 0; t < x.Threads(); t++ {
-		if e, st := x.Pending(program.ThreadID(t)); st == program.Waiting && e.Kind == program.Acquire {
-			// seed 002 Section 7's rule for blocked acquires (rfsmc.go,
-			// detect) is not carried over: the deadlock is reported, the
-			// classes behind it may be missed
-			return "--algo rf under TSO/PSO does not explore past an execution that ends with a thread waiting for a lock yet (use --algo dfs)"
-		}
 	}
 	for _, e := range x.Trace().Events {
 		switch {

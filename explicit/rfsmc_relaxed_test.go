@@ -145,3 +145,37 @@ func TestRFRelaxedRaces(t *testing.T) {
 		}
 	}
 }
+
+// TestRFRelaxedBlocking: rf under TSO and PSO against dfs on the blocking
+// programs of testdata/c (randtest.BlockingFiles): one execution per class
+// dfs sees, blocked classes and classes ending in a lock wait included
+// (seed 002 Section 7's rule, rfsmc_relaxed_wait.go). MCR_RF_RELAXED_ALL=1
+// runs every program of testdata/c that dfs finishes within 20,000
+// executions.
+func TestRFRelaxedBlocking(t *testing.T) {
+	for _, f := range randtest.BlockingFiles(t, "../testdata/c", "MCR_RF_RELAXED_ALL") {
+		for _, m := range program.Models[1:] {
+			if !relaxedAgainstDFS(t, f[0], f[1], nil, m, 20_000) {
+				t.Logf("%s under %s: dfs cut, not compared", f[0], m)
+			}
+		}
+	}
+}
+
+// TestRFRelaxedRandomBlocking: rf under TSO and PSO against dfs on random
+// programs whose executions block (awaits, assumes inside critical
+// sections, joins between threads) beside fences, a mutex and assertions,
+// and on programs with three threads and the awaits of reader-writer
+// locks, semaphores and barriers (seeds 18 and 74: an await drains the
+// buffers, program.Drain). MCR_RF_RELAXED_BLOCKING sets the number of
+// programs of each kind (default 6).
+func TestRFRelaxedRandomBlocking(t *testing.T) {
+	n := randtest.Count("MCR_RF_RELAXED_BLOCKING", 6, 6)
+	compare := func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+	}
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Blocking: true}
+	randtest.RelaxedSweep(t, randtest.Seeds(n), o, compare)
+	o.Threads, o.Ops, o.Sync = 3, 2, true
+	randtest.RelaxedSweep(t, randtest.Seeds(n, 18, 74), o, compare)
+}

@@ -57,8 +57,10 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 		t.Errorf("%s: rf finds %v, dfs %v", label, rf.FindingKeys(), d.FindingKeys())
 	}
 	replayRaces(t, label, load(), res)
-	if s.Executions != rf.Stats.Executions || s.Executions != d.Stats.RFClasses || s.RFClasses != s.Executions {
-		t.Errorf("%s: mcr %d executions (%d classes), rf %d, dfs sees %d reads-from classes", label, s.Executions, s.RFClasses, rf.Stats.Executions, d.Stats.RFClasses)
+	// blocked executions are classes of their own (explore.Stats)
+	dc := d.Stats.RFClasses + d.Stats.BlockedClasses
+	if s.Executions != rf.Stats.Executions || s.Executions != dc || s.RFClasses+s.BlockedClasses != s.Executions {
+		t.Errorf("%s: mcr %d executions (%d+%d blocked classes), rf %d, dfs sees %d+%d blocked reads-from classes", label, s.Executions, s.RFClasses, s.BlockedClasses, rf.Stats.Executions, d.Stats.RFClasses, d.Stats.BlockedClasses)
 	}
 	if decider == "both" && (s.Extra["crosscheck_disagreements"] != 0 || s.Extra["crosscheck_invalid"] != 0 || s.Extra["crosscheck_queries"] != s.Extra["seed_queries"]+s.Extra["race_queries"]) {
 		t.Errorf("%s: deciders: %v", label, s.Extra)
@@ -139,4 +141,40 @@ func TestRelaxedRaces(t *testing.T) {
 			t.Errorf("forward.c under %s: race queries asked though races are not reported", m)
 		}
 	}
+}
+
+// TestRelaxedBlocking: mcr under TSO and PSO against dfs and rf on the
+// blocking programs of testdata/c (failed assumes, a condition wait, a
+// barrier, lock waits at the end; explicit's TestRFRelaxedBlocking runs rf
+// on all of randtest.BlockingFiles), Z3 and VerifyTSO/VerifyPSO compared
+// on every query. MCR_RELAXED_ALL=1 runs every program of testdata/c that
+// dfs finishes within 20,000 executions.
+func TestRelaxedBlocking(t *testing.T) {
+	needZ3(t)
+	for _, f := range randtest.BlockingFiles(t, "../testdata/c", "MCR_RELAXED_ALL",
+		"assume_stuck.c", "assume_locked.c", "barrier_short.c", "cond_if.c", "lock_order_deadlock.c") {
+		for _, m := range program.Models[1:] {
+			if !relaxedAgainstDFS(t, f[0], f[1], nil, m, 20_000, "both") {
+				t.Logf("%s under %s: dfs cut, not compared", f[0], m)
+			}
+		}
+	}
+}
+
+// TestRelaxedRandomBlocking: TestRelaxedRandom on programs whose
+// executions block (awaits, assumes in critical sections, joins between
+// threads), and on three-thread programs with the awaits of reader-writer
+// locks and semaphores (seeds 18, 74: awaits drain the buffers,
+// program.Drain, for Z3 as for VerifyTSO/VerifyPSO). MCR_RELAXED_RANDOM
+// sets the number of programs of each kind (default 4).
+func TestRelaxedRandomBlocking(t *testing.T) {
+	needZ3(t)
+	n := randtest.Count("MCR_RELAXED_RANDOM", 4, 4)
+	compare := func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, nil, m, 5000, "both")
+	}
+	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Blocking: true}
+	randtest.RelaxedSweep(t, randtest.Seeds(n), o, compare)
+	o.Threads, o.Ops, o.Sync = 3, 2, true
+	randtest.RelaxedSweep(t, []int64{18, 74}, o, compare)
 }

@@ -107,6 +107,12 @@ const (
 	// Try marks the Acquire of a successful trylock (pthread_mutex_trylock);
 	// a failed one is a LockFail event.
 	Try
+	// Drain marks an atomic read that executes only when its thread's
+	// store buffers are empty, though it is no read-modify-write: the read
+	// of an await, the blocking wait the synchronisation models are built
+	// from (cfront/await.go). Under TSO and PSO it orders like a fence
+	// (Drains).
+	Drain
 )
 
 // Event is one access to shared state by one thread.

@@ -40,6 +40,7 @@ type eventFile struct {
 	Good    []string `json:"good,omitempty"`
 	RMW     bool     `json:"rmw,omitempty"`
 	CAS     bool     `json:"cas,omitempty"`
+	Drain   bool     `json:"drain,omitempty"`
 	Atomic  bool     `json:"atomic,omitempty"`
 	Comment string   `json:"comment,omitempty"`
 }
@@ -231,6 +232,12 @@ func (f *instanceFile) build() (*Instance, error) {
 					return nil, fmt.Errorf("%s: \"cas\" on a %s", where, kind)
 				}
 				e.Flags |= CAS
+			}
+			if ef.Drain {
+				if kind != Read {
+					return nil, fmt.Errorf("%s: \"drain\" on a %s", where, kind)
+				}
+				e.Flags |= Drain
 			}
 			if ef.Atomic {
 				e.Flags |= Atomic
@@ -490,6 +497,9 @@ func (inst *Instance) encodeEvent(i int32, q func(string) string) string {
 	}
 	if e.Is(CAS) {
 		parts = append(parts, `"cas": true`)
+	}
+	if e.Is(Drain) {
+		parts = append(parts, `"drain": true`)
 	}
 	if e.Is(Atomic) {
 		parts = append(parts, `"atomic": true`)

@@ -68,14 +68,15 @@ func (m *machine) relaxed() bool { return m.inst.Model != SC }
 // are empty (TSO/PSO; INSTANCES.md): fences, lock events, fork, join and
 // the reads of read-modify-writes and compare-and-swaps, successful or
 // not. They are locked instructions on x86 (seq_cst), which drain the
-// buffer; a failed CAS writes nothing but drains all the same. Every
-// decider and the validator ask this one predicate.
+// buffer; a failed CAS writes nothing but drains all the same. So do the
+// reads flagged Drain (awaits), as the executor runs them. Every decider
+// and the validator ask this one predicate.
 func Drains(e *Event) bool {
 	switch e.Kind {
 	case Fence, Acquire, Release, Fork, Join:
 		return true
 	case Read:
-		return e.Flags&(RMW|CAS) != 0
+		return e.Flags&(RMW|CAS|Drain) != 0
 	}
 	return false
 }

@@ -69,7 +69,9 @@ func (x *execution) fireAwait(th *thread, in *instr, args []int64, push func(int
 	}
 	x.readObj(o, off, 4, th.pend.Pos)
 	v := load(o.data[off:], 4, signed)
-	x.emit(th, program.Read, program.Atomic, th.pend.Loc, v, th.pend.Pos)
+	// the executor runs an await with the buffers drained (drains): the
+	// flag tells the deciders (program.Drains)
+	x.emit(th, program.Read, program.Atomic|program.Drain, th.pend.Loc, v, th.pend.Pos)
 	arg := conv(args[1], 4, signed)
 	if !awaitKinds[in.a].pass(v, arg) {
 		th.stuck = true

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -158,4 +159,38 @@ func RelaxedSweep(t *testing.T, seeds []int64, opts randprog.Options, compare fu
 		}
 	}
 	t.Logf("%d programs, %d (program, model) pairs compared with dfs", len(seeds), compared)
+}
+
+// BlockingFiles are the programs of testdata/c whose executions block
+// (failed assumes, awaits, condition waits, barriers) or end with threads
+// waiting for a lock, small enough for dfs under TSO and PSO (names, if
+// given, instead); every program of dir if env is set. It returns (file
+// name, source) pairs read from dir; it fails the test when a file cannot
+// be read.
+func BlockingFiles(t testing.TB, dir, env string, names ...string) [][2]string {
+	t.Helper()
+	files := names
+	if len(files) == 0 {
+		files = []string{
+			"assume.c", "assume_await.c", "assume_locked.c", "assume_stuck.c",
+			"barrier_ok.c", "barrier_phase.c", "barrier_short.c",
+			"cond_if.c", "cond_lost.c", "cond_pc.c", "lock_order_deadlock.c",
+		}
+	}
+	if os.Getenv(env) != "" {
+		all, _ := filepath.Glob(filepath.Join(dir, "*.c"))
+		files = files[:0]
+		for _, f := range all {
+			files = append(files, filepath.Base(f))
+		}
+	}
+	var out [][2]string
+	for _, f := range files {
+		src, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, [2]string{f, string(src)})
+	}
+	return out
 }
