@@ -170,6 +170,12 @@ func (d *Z3Decider) decide(ctx context.Context, inst *program.Instance) (program
 	if err := inst.Check(); err != nil {
 		return nil, false, err
 	}
+	for i := range inst.Events {
+		// Not encoded yet: a failed trylock would need a < f < rel(a).
+		if inst.Events[i].Kind == program.LockFail {
+			return nil, false, fmt.Errorf("z3: %w: failed trylocks (%s)", program.ErrUnsupported, inst.Describe(int32(i)))
+		}
+	}
 	timeout := d.Timeout
 	if timeout <= 0 {
 		timeout = DefaultZ3Timeout

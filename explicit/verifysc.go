@@ -61,6 +61,9 @@ func (d *VerifySC) decide(ctx context.Context, inst *program.Instance) (program.
 	if inst.Model != program.SC {
 		return nil, false, unsupported("verifysc", inst)
 	}
+	if err := failedTrylocks("verifysc", inst); err != nil {
+		return nil, false, err
+	}
 	if err := inst.Check(); err != nil {
 		return nil, false, err
 	}
