@@ -67,9 +67,12 @@ package explicit
 // the sequential search (parallel.Tree, rfsmc_parallel_rf.go), so that
 // counts and findings do not depend on the number of workers.
 //
-// Known limits: the other outcome of a trylock is not explored (an
-// execution with one, successful or failed, marks the search incomplete:
-// noteTrylocks); and an execution cut short by a failure while other
+// Trylocks (rfsmc_trylock.go): a failed one reads the acquire holding its
+// lock, as an RMW of the lock that reads a held value; both outcomes are
+// explored. Known limits: with trylocks the search is not optimal (a class
+// can be explored twice: the blocking-lock rule and a trylock's failure
+// can both lead to the trylock succeeding before a section); and an
+// execution cut short by a failure while other
 // threads could still read counts, for dfs, once per set of reads done
 // before the failure, while here the failing trace stands for its class
 // of complete traces: counts and outcomes differ there (the violation is
