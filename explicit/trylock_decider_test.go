@@ -2,8 +2,13 @@ package explicit
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"mcr/encode"
 	"mcr/program"
 	"mcr/program/explore"
 	"mcr/program/randprog"
@@ -14,13 +19,13 @@ import (
 // (getwitness, naive) on reads-from instances of executions with one
 // (issue 15): the instance of the execution itself, and the same with
 // each failed trylock reading another acquire of its lock, against each
-// other and, on the smaller ones, against exhaustive search through the
+// other, Z3 (encode, if built) and, on the smaller ones, against exhaustive search through the
 // validator (bruteForce). Every witness passes ValidateWitness
 // (CheckedDecide). Deciders that do not place them yet say so
 // (ErrUnsupported) and are skipped.
 func TestFailedTrylockDeciders(t *testing.T) {
 	st := stats{perDecider: map[string]int{}}
-	brute := 0
+	brute, z3, dumped := 0, 0, 0
 	o := randprog.TrylockOptions()
 	o.Threads = 3 // more sections for a failed trylock to fall in
 	randtest.Each(t, "trylock", randtest.Seeds(randtest.Count("TRYLOCK_DECIDERS", 30, 30)), o, func(seed int64, name string, p program.Program) {
@@ -40,6 +45,34 @@ func TestFailedTrylockDeciders(t *testing.T) {
 			}
 			for _, v := range trylockVariants(inst) {
 				differential(t, v, &st)
+				data, err := program.EncodeInstance(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if dir := os.Getenv("TRYLOCK_DUMP"); dir != "" { // for mcr crosscheck DIR
+					dumped++
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("trylock-%d.json", dumped)), data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				back, err := program.DecodeInstance(name, data)
+				if err != nil {
+					t.Fatalf("%s: the JSON form does not read back: %v\n%s", name, err, data)
+				}
+				_, a, _ := program.CheckedDecide(context.Background(), Naive{}, v)
+				if _, b, err := program.CheckedDecide(context.Background(), Naive{}, back); err != nil || a != b {
+					t.Errorf("%s: read back from JSON, naive says %v (%v), before %v\n%s", name, b, err, a, data)
+				}
+				_, want, _ := program.CheckedDecide(context.Background(), Naive{}, v)
+				_, got, err := program.CheckedDecide(context.Background(), &encode.Z3Decider{}, v)
+				if err == nil {
+					z3++
+				} else if !errors.Is(err, program.ErrUnknown) {
+					t.Fatalf("%s: z3: %v\n%s", name, err, dump(v))
+				}
+				if err == nil && got != want {
+					t.Errorf("%s: z3 says %v, naive %v\n%s", name, got, want, dump(v))
+				}
 				if len(v.Events) <= 24 {
 					brute++
 					_, want, _ := program.CheckedDecide(context.Background(), Naive{}, v)
@@ -50,7 +83,7 @@ func TestFailedTrylockDeciders(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%v; %d checked exhaustively", st, brute)
+	t.Logf("%v; z3 on %d; %d checked exhaustively", st, z3, brute)
 	if st.realizable == 0 || st.unrealizable == 0 || st.perDecider["getwitness"] == 0 {
 		t.Errorf("unbalanced: %v", st)
 	}
