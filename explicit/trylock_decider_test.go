@@ -16,7 +16,7 @@ import (
 )
 
 // TestFailedTrylockDeciders checks the deciders that place failed trylocks
-// (getwitness, naive) on reads-from instances of executions with one
+// (getwitness, verifysc and their variants, naive, z3) on reads-from instances of executions with one
 // (issue 15): the instance of the execution itself, and the same with
 // each failed trylock reading another acquire of its lock, against each
 // other, Z3 (encode, if built) and, on the smaller ones, against exhaustive search through the
