@@ -26,6 +26,8 @@ type rules struct {
 	*skeleton
 	writes  [][]int32 // per location: its writes
 	rels    [][]int32 // per lock: its releases
+	locks   [][]int32 // per lock: its acquires and releases (failed trylocks read them)
+	acqs    [][]int32 // per lock: its acquires, sorted
 	crits   [][]crit  // per lock: its critical sections
 	ownPrev []int32   // per read: its thread's latest earlier write to its location, or -1
 	bad     []int32   // window's scratch list
@@ -40,6 +42,7 @@ func newRules(s *skeleton) *rules {
 	inst := s.inst
 	d := len(inst.Locs)
 	r := &rules{skeleton: s, writes: make([][]int32, d), rels: make([][]int32, d), crits: make([][]crit, d),
+		locks: make([][]int32, d), acqs: make([][]int32, d),
 		ownPrev: make([]int32, len(inst.Events))}
 	for t := range inst.Threads {
 		lastW := map[program.Loc]int32{}
@@ -68,6 +71,10 @@ func newRules(s *skeleton) *rules {
 			r.writes[e.Loc] = append(r.writes[e.Loc], int32(i))
 		case program.Release:
 			r.rels[e.Loc] = append(r.rels[e.Loc], int32(i))
+			r.locks[e.Loc] = append(r.locks[e.Loc], int32(i))
+		case program.Acquire:
+			r.acqs[e.Loc] = append(r.acqs[e.Loc], int32(i))
+			r.locks[e.Loc] = append(r.locks[e.Loc], int32(i))
 		}
 	}
 	return r
@@ -96,6 +103,8 @@ func (r *rules) constraints(b *budget) ([]form, bool, error) {
 			f = r.readForm(int32(i))
 		case e.Kind == program.Acquire && inst.Sources[i] != nil:
 			f = r.acquireForm(int32(i))
+		case e.Kind == program.LockFail:
+			f = r.lockFailForm(int32(i))
 		default:
 			continue
 		}
@@ -186,6 +195,19 @@ func (r *rules) readForm(i int32) form {
 func (r *rules) acquireForm(i int32) form {
 	e := &r.inst.Events[i]
 	return r.window(r.node[i], r.inst.Sources[i], r.node, r.rels[e.Loc])
+}
+
+// lockFailForm is the constraint of a failed trylock: the last acquire or
+// release of its lock before it is one of its sources (acquires; any
+// acquire if it has none), so it falls in that acquire's section
+// (002_29f9f830801bf5b9.txt Section 7: it reads the acquire's write).
+func (r *rules) lockFailForm(i int32) form {
+	e := &r.inst.Events[i]
+	src := r.inst.Sources[i]
+	if src == nil {
+		src = r.acqs[e.Loc]
+	}
+	return r.window(r.node[i], src, r.node, r.locks[e.Loc])
 }
 
 // window is "the last of evs (writes or releases of one location or lock;

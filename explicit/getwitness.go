@@ -145,7 +145,7 @@ func consistencyDecision(ctx context.Context, v *view) (program.Witness, bool, e
 	tick := ticker{ctx: ctx, name: "getwitness"}
 	readersOf := make([][]int32, v.d)
 	for e := range int32(v.n) {
-		if k := v.kind[e]; k == program.Read || k == program.Acquire {
+		if k := v.kind[e]; k == program.Read || k == program.Acquire || k == program.LockFail {
 			readersOf[v.loc[e]] = append(readersOf[v.loc[e]], e)
 		}
 	}
@@ -199,6 +199,8 @@ func consistencyDecision(ctx context.Context, v *view) (program.Witness, bool, e
 			switch v.kind[e] {
 			case program.Write, program.Release:
 				ok = writeOK(e, x.prefix)
+			case program.LockFail:
+				ok = readOK(e, x.prefix) // writeOK of the next lock event keeps it inside the section
 			case program.Read:
 				ok = readOK(e, x.prefix)
 				if ok && v.rmw[e] {

@@ -158,6 +158,11 @@ func (s *naive) successors(x *nstate, tr *trail) []*nstate {
 			if !v.lockFree(l, x.prefix) || v.src[e] != nil && !contains(v.src[e], x.mem[l]) {
 				continue
 			}
+		case program.LockFail:
+			// held, under an acquire it may read
+			if h := v.holder(l, x.prefix); h < 0 || v.src[e] != nil && !contains(v.src[e], h) {
+				continue
+			}
 		}
 		y := s.clone(x)
 		y.node = tr.add(y.node, e, false)

@@ -67,9 +67,12 @@ package explicit
 // the sequential search (parallel.Tree, rfsmc_parallel_rf.go), so that
 // counts and findings do not depend on the number of workers.
 //
-// Known limits: the other outcome of a trylock is not explored (an
-// execution with one, successful or failed, marks the search incomplete:
-// noteTrylocks); and an execution cut short by a failure while other
+// Trylocks (rfsmc_trylock.go): a failed one reads the acquire holding its
+// lock, as an RMW of the lock that reads a held value; both outcomes are
+// explored. Known limits: with trylocks the search is not optimal (a class
+// can be explored twice: the blocking-lock rule and a trylock's failure
+// can both lead to the trylock succeeding before a section); and an
+// execution cut short by a failure while other
 // threads could still read counts, for dfs, once per set of reads done
 // before the failure, while here the failing trace stands for its class
 // of complete traces: counts and outcomes differ there (the violation is
@@ -121,6 +124,11 @@ type rfNode struct {
 }
 
 func readLike(e *program.Event) bool { return e.Kind == program.Read || e.Kind == program.Acquire }
+
+// rfReadLike is readLike with failed trylocks: ReadsFrom-SMC treats a
+// trylock as an RMW of its lock (002_29f9f830801bf5b9.txt Section 7), so a
+// failed one reads the acquire whose section it falls in (rfTrylock).
+func rfReadLike(e *program.Event) bool { return readLike(e) || e.Kind == program.LockFail }
 
 // rfSchedules is schedules(τ″) for one position: the schedules in the
 // order found, how many have been explored, and the keys of every σ
@@ -187,7 +195,9 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	program.RunDefault(x)
 	// Line 3: τ' := τ·Ê.
 	base, whole := s.extend(base, x.Trace())
-	noteTrylocks(s.sink, s.tr)
+	if explore.HasTrylock(s.tr) {
+		s.sink.Extra("trylocks", 1) // both outcomes explored (rfTrylock)
+	}
 	if s.sink.Execution(x) || s.races.report(s.ctx, s.tr, s.h, nil) {
 		return true
 	}
@@ -206,7 +216,7 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	var reads []int
 	s.lock()
 	for p := base; p < len(s.seq); p++ {
-		if readLike(&s.seq[p].ev) {
+		if rfReadLike(&s.seq[p].ev) {
 			reads = append(reads, p)
 			s.sched[p] = &rfSchedules{keys: map[string]bool{}, orig: s.seq[p]}
 		}
@@ -229,14 +239,18 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 // execution ended before some event of τ, it only sets tr and h, leaves
 // seq alone and returns false.
 func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
-	h := newHBOrder(tr, true)
+	h := newRFOrder(tr)
 	s.tr, s.h, s.guide = tr, h, tr.Schedule()
 	for _, n := range s.seq[:base] {
 		if id := n.ev.ID(); int(id.Index) >= len(h.At[id.Thread]) && !n.ev.Is(program.RMWWrite) {
 			return base, false
 		}
 	}
+	holds := lockHolders(tr)
 	srcID := func(i int32) program.EventID {
+		if tr.Events[i].Kind == program.LockFail && holds[i] >= 0 {
+			return tr.Events[holds[i]].ID()
+		}
 		if j := h.Src[i]; j >= 0 {
 			return tr.Events[j].ID()
 		}
@@ -260,7 +274,7 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 			continue
 		}
 		n.ev = a
-		if readLike(&a) {
+		if rfReadLike(&a) {
 			if got := srcID(h.At[id.Thread][id.Index]); got != n.src {
 				s.sink.Extra("rf_mismatches", 1)
 				n.src = got
@@ -278,7 +292,7 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 	for i := range tr.Events {
 		if e := &tr.Events[i]; e.Index >= nt[e.Thread] {
 			n := rfNode{ev: *e}
-			if readLike(e) {
+			if rfReadLike(e) {
 				n.src = srcID(int32(i))
 			}
 			out = append(out, n)
@@ -318,7 +332,7 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	}
 	for r := 0; r < n; r++ {
 		nr := &s.seq[r]
-		if !readLike(&nr.ev) {
+		if !rfReadLike(&nr.ev) {
 			continue
 		}
 		if r%256 == 0 && s.ctx.Err() != nil {
@@ -328,7 +342,7 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 		isNew := func(p int32) bool { return rNew || int(p) >= base || int(p) < n && s.seq[p].fresh }
 		if !nr.marked {
 			// Lines 5-6: eW may be init or any write of the location.
-			lk := locKey{nr.ev.Loc, nr.ev.Kind == program.Acquire}
+			lk := locKey{nr.ev.Loc, nr.ev.Kind.IsLock()}
 			if index[lk] == nil {
 				index[lk] = program.NewWriteIndex(writes[lk], func(w int32) program.ThreadID { return s.seq[w].ev.Thread })
 			}
@@ -340,6 +354,9 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 				if isNew(w) {
 					s.tryRead(base, r, int(w))
 				}
+			}
+			if explore.IsTrylock(&nr.ev) {
+				s.tryFail(r, isNew)
 			}
 			if nr.ev.Is(program.RMW) {
 				w1 := program.EventID{Thread: nr.ev.Thread, Index: nr.ev.Index + 1}
@@ -407,9 +424,16 @@ func (s *rfSMC) tryRead(base, r, w int) {
 	// Lines 7-9: σ := eR[src := eW]·mark(π), π = predecs(eW) ∩ post(eR).
 	head := *nr
 	head.src, head.marked, head.fresh = wid, false, true
+	if head.ev.Kind == program.LockFail {
+		// a failed trylock that now succeeds: an acquire of the release
+		head.ev.Kind, head.ev.Flags = program.Acquire, head.ev.Flags|program.Try
+	}
 	sigma, _ := s.withHalf(head, val, true)
 	if w > r {
-		sigma = s.appendPast(sigma, r, h.row(s.trPos[w]), nil)
+		var ok bool
+		if sigma, ok = s.appendPast(sigma, r, h.row(s.trPos[w]), nil); !ok {
+			return
+		}
 	}
 	s.propose(r, sigma, false)
 }
@@ -449,24 +473,68 @@ func (s *rfSMC) halfOf(e *program.Event) rfNode {
 
 // appendPast appends, marked and in trace order, the nodes after position
 // r that happen before the event with clock row or before the event with
-// clock also (if non-nil); an RMW's write half goes with its read.
-func (s *rfSMC) appendPast(sigma []rfNode, r int, row, also []int32) []rfNode {
+// clock also (if non-nil); an RMW's write half goes with its read. A
+// failed trylock orders nothing in hb, so its source (the acquire holding
+// the lock) is added with its past when it is after r; false if one's
+// source is seq[r] itself, which σ changes (rfsmc_trylock.go).
+func (s *rfSMC) appendPast(sigma []rfNode, r int, row, also []int32) ([]rfNode, bool) {
+	rows := [][]int32{row}
+	if also != nil {
+		rows = append(rows, also)
+	}
+	for {
+		out, need, ok := s.appendPastRows(sigma, r, rows)
+		if !ok || need == nil {
+			return out, ok
+		}
+		rows = append(rows, need)
+	}
+}
+
+// appendPastRows is appendPast for the pasts of several clocks; it
+// returns also the clock of a failed trylock's source it left out (nil
+// if none), and false if such a source is seq[r].
+func (s *rfSMC) appendPastRows(sigma []rfNode, r int, rows [][]int32) ([]rfNode, []int32, bool) {
 	h := s.h
 	taken := false
+	var need []int32
 	for q := r + 1; q < len(s.seq); q++ {
 		n := s.seq[q]
 		t := s.trPos[q]
-		take := h.before(t, row) || also != nil && h.before(t, also) || taken && n.ev.Is(program.RMWWrite)
+		take := taken && n.ev.Is(program.RMWWrite)
+		for _, row := range rows {
+			take = take || h.before(t, row)
+		}
 		if n.ev.Is(program.RMWWrite) && q == r+1 && s.seq[r].ev.ID().Thread == n.ev.Thread {
 			take = false // eR's own write half is rebuilt by withHalf
 		}
 		taken = take
-		if take {
-			n.marked = true
-			sigma = append(sigma, n)
+		if !take {
+			continue
+		}
+		if n.ev.Kind == program.LockFail && need == nil && n.src != program.InitID {
+			qs := int(s.pos[n.src.Thread][n.src.Index])
+			if qs == r {
+				return nil, nil, false
+			}
+			if qs > r && !s.inPast(qs, rows) {
+				need = h.row(s.trPos[qs])
+			}
+		}
+		n.marked = true
+		sigma = append(sigma, n)
+	}
+	return sigma, need, true
+}
+
+// inPast reports whether seq[q] happens before one of the clocks rows.
+func (s *rfSMC) inPast(q int, rows [][]int32) bool {
+	for _, row := range rows {
+		if s.h.before(s.trPos[q], row) {
+			return true
 		}
 	}
-	return sigma
+	return false
 }
 
 // tryReverse is the RMW rule of Section 7 for eR = seq[r] (an RMW) and the
@@ -500,7 +568,11 @@ func (s *rfSMC) tryReverse(r, r2 int) {
 	}
 	sigma, unsure := s.withHalf(head, val, known)
 	// π: the past of eW's thread and of eR.src after eR, then eW'.
-	for _, n := range s.appendPast(nil, r, p2, srcRow) {
+	past, ok := s.appendPast(nil, r, p2, srcRow)
+	if !ok {
+		return
+	}
+	for _, n := range past {
 		if n.ev.Thread == e2.Thread && n.ev.Index >= e2.Index {
 			continue // eW itself, rebuilt below
 		}
@@ -524,8 +596,18 @@ func (s *rfSMC) tryReplace(a1 int, b program.Event, prev []int32) {
 	if n1.marked || b.Thread == n1.ev.Thread || s.h.before(s.trPos[a1], prev) {
 		return
 	}
-	sigma := []rfNode{{ev: b, src: n1.src, fresh: true}}
-	s.propose(a1, s.appendPast(sigma, a1, prev, nil), false)
+	// a1 may be a head whose source came after it, in its σ's π: b
+	// needs that source too.
+	var also []int32
+	if src := n1.src; src != program.InitID {
+		if q := int(s.pos[src.Thread][src.Index]); q > a1 {
+			also = s.h.row(s.trPos[q])
+		}
+	}
+	sigma, ok := s.appendPast([]rfNode{{ev: b, src: n1.src, fresh: true}}, a1, prev, also)
+	if ok {
+		s.propose(a1, sigma, false)
+	}
 }
 
 // opener returns the seq position of the acquire that opened the critical
@@ -644,7 +726,7 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 		for i := range part {
 			evs = append(evs, part[i].ev)
 			var src []program.EventID
-			if readLike(&part[i].ev) {
+			if rfReadLike(&part[i].ev) {
 				src = []program.EventID{part[i].src}
 			}
 			srcs = append(srcs, src)
@@ -700,7 +782,7 @@ func sigmaKey(sigma []rfNode) string {
 			continue
 		}
 		k := strconv.Itoa(int(n.ev.Thread)) + ":" + strconv.Itoa(int(n.ev.Index))
-		if readLike(&n.ev) {
+		if rfReadLike(&n.ev) {
 			k += "<" + strconv.Itoa(int(n.src.Thread)) + ":" + strconv.Itoa(int(n.src.Index))
 		}
 		ids = append(ids, k)

@@ -97,7 +97,7 @@ func (s *rfSMC) early(rest, head []rfNode, src, last int) bool {
 
 // simulate reports whether order, a sequence of nodes closed under program
 // order, executes under SC with every read and acquire finding its source
-// last: program order, fork and join, lock semantics and RMW atomicity
+// last and every failed trylock its source holding the lock: program order, fork and join, lock semantics and RMW atomicity
 // included.
 func (s *rfSMC) simulate(order []rfNode) bool {
 	k := s.h.K
@@ -108,6 +108,7 @@ func (s *rfSMC) simulate(order []rfNode) bool {
 	next, forked := count[k:2*k], count[2*k:]
 	last := map[locKey]program.EventID{} // last write or release
 	held := map[program.Loc]bool{}
+	holder := map[program.Loc]program.EventID{} // the acquire holding each held lock
 	lastOf := func(e *program.Event) program.EventID {
 		if id, ok := last[locKey{e.Loc, e.Kind.IsLock()}]; ok {
 			return id
@@ -137,6 +138,12 @@ func (s *rfSMC) simulate(order []rfNode) bool {
 				return false
 			}
 			held[e.Loc] = true
+			holder[e.Loc] = e.ID()
+		case program.LockFail:
+			// a failed trylock falls in the section of its source
+			if !held[e.Loc] || holder[e.Loc] != n.src {
+				return false
+			}
 		case program.Release:
 			held[e.Loc] = false
 			last[locKey{e.Loc, true}] = e.ID()

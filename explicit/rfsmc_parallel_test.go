@@ -128,6 +128,24 @@ func TestSMCWorkersRandom(t *testing.T) {
 	})
 }
 
+// TestRFWorkersTrylock: rf on random small programs with trylocks
+// (SMC_WORKERS_TRYLOCK sets how many; default 20) gives the same results
+// on 1, 2 and 3 workers (rvf stops at the first trylock, where depends on
+// the workers).
+func TestRFWorkersTrylock(t *testing.T) {
+	n := randtest.Count("SMC_WORKERS_TRYLOCK", 20, 20)
+	opts := explore.Options{KeepGoing: true}
+	randtest.Each(t, "trylock", randtest.Seeds(n), randprog.TrylockOptions(), func(seed int64, name string, p program.Program) {
+		one := viewOf("rf", ReadsFromSMCWorkers(context.Background(), randtest.Fresh(p), opts, 1), true)
+		for _, w := range []int{2, 3} {
+			got := viewOf("rf", ReadsFromSMCWorkers(context.Background(), randtest.Fresh(p), opts, w), true)
+			if !reflect.DeepEqual(one, got) {
+				t.Errorf("%s: rf with %d workers:\n got %+v\nwant %+v", name, w, got, one)
+			}
+		}
+	})
+}
+
 // TestSMCWorkersTimeout: a parallel search cut by its context returns an
 // incomplete result, after all its goroutines ended.
 func TestSMCWorkersTimeout(t *testing.T) {

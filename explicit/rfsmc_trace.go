@@ -43,6 +43,15 @@ func newHBOrder(tr *program.Trace, rf bool) *hbOrder {
 	return &hbOrder{TraceIndex: x, clocks: x.Clocks(o), zero: make([]int32, x.K)}
 }
 
+// newRFOrder is newHBOrder(tr, true) with each failed trylock after the
+// acquire it reads (program.TrylockOrder): ReadsFrom-SMC's order, whose
+// races are dfs's (a failed trylock's thread runs on only after the
+// holder's acquire).
+func newRFOrder(tr *program.Trace) *hbOrder {
+	x := program.NewTraceIndex(tr)
+	return &hbOrder{TraceIndex: x, clocks: x.Clocks(program.LockOrder | program.ReadsFromOrder | program.TrylockOrder), zero: make([]int32, x.K)}
+}
+
 // row returns the clock of trace event i.
 func (h *hbOrder) row(i int32) []int32 { return h.clocks.Of(int(i)) }
 
@@ -93,7 +102,7 @@ func instanceLocs(tr *program.Trace, events []program.Event) (map[locKey]program
 	for i := range events {
 		e := &events[i]
 		if e.Kind == program.LockFail || !e.Kind.IsAccess() && !e.Kind.IsLock() {
-			continue
+			continue // a placed failed trylock's lock comes with its source
 		}
 		if k := (locKey{e.Loc, e.Kind.IsLock()}); !seen[k] {
 			seen[k] = true
@@ -127,8 +136,9 @@ func instanceLocs(tr *program.Trace, events []program.Event) (map[locKey]program
 // sources of events[i] if it is a read or an acquire, as event identities
 // (program.InitID for the initial value); a read takes the value of its
 // first source. The guide, restricted to
-// the set, becomes Instance.Guide. Failed trylocks (LockFail) become
-// fences: instances have no place for them.
+// the set, becomes Instance.Guide. A failed trylock (LockFail) with
+// sources reads the acquire that holds its lock (rf); one without becomes
+// a fence (callers that do not place failed trylocks).
 func smcInstance(c program.Constraint, tr *program.Trace, events []program.Event,
 	sources [][]program.EventID, guide program.Schedule) (*program.Instance, error) {
 	k := len(tr.Threads)
@@ -160,8 +170,8 @@ func smcInstance(c program.Constraint, tr *program.Trace, events []program.Event
 			return nil, fmt.Errorf("smc instance: %s twice", e.ID())
 		}
 		placed[d] = true
-		if e.Kind == program.LockFail {
-			e.Kind, e.Loc = program.Fence, 0
+		if e.Kind == program.LockFail && sources[i] == nil {
+			e.Kind, e.Loc = program.Fence, 0 // a caller that does not place it
 		}
 		if e.Kind.IsAccess() || e.Kind.IsLock() {
 			e.Loc = locID[locKey{e.Loc, e.Kind.IsLock()}]
@@ -174,7 +184,7 @@ func smcInstance(c program.Constraint, tr *program.Trace, events []program.Event
 	inst.Sources = make([][]int32, len(events))
 	for d := range inst.Events {
 		e := &inst.Events[d]
-		if e.Kind != program.Read && e.Kind != program.Acquire {
+		if e.Kind != program.Read && e.Kind != program.Acquire && e.Kind != program.LockFail {
 			continue
 		}
 		srcs := srcOf[d]

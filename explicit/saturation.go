@@ -13,7 +13,10 @@ package explicit
 // acquires read-and-write (each reads the release it follows, or init) and
 // releases write. A node is kept as its two events: orders into a node
 // target its first event, orders out of it leave from its last, so nothing
-// can come between the halves of a pair.
+// can come between the halves of a pair. A failed trylock (LockFail) is a
+// plain read of its lock that reads an acquire's write (Section 7: a
+// trylock is an RMW of the lock, a failed one a failed CAS), so R2 puts it
+// before the release of the section it reads.
 
 import "mcr/program"
 
@@ -68,7 +71,7 @@ func newSaturation(v *view) (*saturation, bool) {
 	}
 	for e := range int32(v.n) {
 		switch v.kind[e] {
-		case program.Read:
+		case program.Read, program.LockFail:
 			s.readers = append(s.readers, e)
 		case program.Write, program.Release:
 			s.writers[v.loc[e]] = append(s.writers[v.loc[e]], e)

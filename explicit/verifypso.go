@@ -53,6 +53,9 @@ func (d *VerifyPSO) decide(ctx context.Context, inst *program.Instance) (program
 	if inst.Model != program.PSO {
 		return nil, false, unsupported("verifypso", inst)
 	}
+	if err := failedTrylocks("verifypso", inst); err != nil {
+		return nil, false, err
+	}
 	if inst.Constraint == program.GoodWrites { // verifyrelaxed_good.go
 		return decideGoodRelaxed(ctx, inst, "verifypso")
 	}

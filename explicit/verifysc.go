@@ -16,7 +16,8 @@ package explicit
 //  1. greedy steps: an executable read is taken alone, and so is a write
 //     when both it and the active write of its location are good writes of
 //     no remaining read; we also take alone every other event that cannot
-//     hurt (release, fork, join, begin, end, fence);
+//     hurt (release, fork, join, begin, end, fence; not a release of a lock
+//     that a failed trylock reads, which may need its section open);
 //  2. closure (closure.go): the search only takes P-minimal events;
 //  3. guidance by an auxiliary trace (Instance.Guide): if it is a witness it
 //     is returned at once, otherwise the worklist is a stack and extensions
@@ -26,7 +27,10 @@ package explicit
 // Appendix A: an RMW/CAS read is executable only if its write half is
 // executable right after it, and both are taken as one step; an acquire
 // needs its lock free (and, when constrained, its lock's last release among
-// its sources); fork and join extend the program order.
+// its sources); fork and join extend the program order. A failed trylock
+// (program.LockFail) needs its lock held by one of its sources (acquires;
+// 002_29f9f830801bf5b9.txt Section 7); closure leaves it out (fewer
+// necessary orders, still sound).
 
 import (
 	"context"
@@ -67,13 +71,15 @@ func (d *VerifySC) decide(ctx context.Context, inst *program.Instance) (program.
 	v := newView(inst)
 	v.ctx = ctx
 	s := &scSearch{v: v, opts: *d, tick: ticker{ctx: ctx, name: "verifysc"}, readsOf: make([][]int32, v.d),
-		tracked: make([]bool, v.d), rank: make([]int32, v.n)}
+		tracked: make([]bool, v.d), tryFail: make([]bool, v.d), rank: make([]int32, v.n)}
 	for e := range int32(v.n) {
 		switch v.kind[e] {
 		case program.Read:
 			s.readsOf[v.loc[e]] = append(s.readsOf[v.loc[e]], e)
 		case program.Acquire:
 			s.tracked[v.loc[e]] = s.tracked[v.loc[e]] || v.src[e] != nil
+		case program.LockFail:
+			s.tryFail[v.loc[e]] = true
 		}
 		s.rank[e] = int32(v.n) + e
 	}
@@ -118,6 +124,7 @@ type scSearch struct {
 	tick    ticker
 	readsOf [][]int32 // per location: its reads
 	tracked []bool    // per lock: some acquire is constrained, so its last release is state
+	tryFail []bool    // per lock: some failed trylock needs it held, so a release is no greedy step
 	rank    []int32   // per event: position in the guide (n+e if absent)
 	canon   []int32   // per write or release: its class representative
 	canonIn []int32   // per location or lock: the representative of init
@@ -272,6 +279,10 @@ func (s *scSearch) canExec(e int32, x *scState) bool {
 		return !s.held(l, x.prefix)
 	case program.Acquire:
 		return v.lockFree(l, x.prefix) && (v.src[e] == nil || contains(v.src[e], x.mem[l]))
+	case program.LockFail:
+		// held, under an acquire it may read
+		h := v.holder(l, x.prefix)
+		return h >= 0 && (v.src[e] == nil || contains(v.src[e], h))
 	}
 	return true
 }
@@ -287,7 +298,11 @@ func (s *scSearch) greedy(x *scState, cands []int32) int32 {
 			if v.rmw[e] {
 				continue
 			}
-		case program.Release, program.Fork, program.Join, program.Begin, program.End, program.Fence:
+		case program.Release:
+			if v.kind[e] == program.Release && s.tryFail[v.loc[e]] {
+				continue // a failed trylock may still need the section open
+			}
+		case program.Fork, program.Join, program.Begin, program.End, program.Fence:
 		default:
 			continue
 		}
@@ -398,6 +413,10 @@ func (s *scSearch) followGuide() (program.Witness, bool) {
 			}
 		case program.Acquire:
 			if !v.lockFree(l, x.prefix) || v.src[e] != nil && !contains(v.src[e], x.mem[l]) {
+				return nil, false
+			}
+		case program.LockFail:
+			if h := v.holder(l, x.prefix); h < 0 || v.src[e] != nil && !contains(v.src[e], h) {
 				return nil, false
 			}
 		}

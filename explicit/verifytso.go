@@ -45,6 +45,9 @@ func (d *VerifyTSO) decide(ctx context.Context, inst *program.Instance) (program
 	if inst.Model != program.TSO {
 		return nil, false, unsupported("verifytso", inst)
 	}
+	if err := failedTrylocks("verifytso", inst); err != nil {
+		return nil, false, err
+	}
 	if inst.Constraint == program.GoodWrites { // verifyrelaxed_good.go
 		return decideGoodRelaxed(ctx, inst, "verifytso")
 	}

@@ -154,6 +154,29 @@ func (v *view) lockFree(l int32, prefix []int32) bool {
 	return true
 }
 
+// holder returns the acquire whose section of lock l is open after the
+// prefix, or -1 if l is free.
+func (v *view) holder(l int32, prefix []int32) int32 {
+	for _, c := range v.crit[l] {
+		p := prefix[v.th[c.acq]]
+		if p > v.idx[c.acq] && (c.rel < 0 || p <= v.idx[c.rel]) {
+			return c.acq
+		}
+	}
+	return -1
+}
+
+// failedTrylocks returns an error if inst has a failed trylock (LockFail)
+// and the decider name does not handle them yet.
+func failedTrylocks(name string, inst *program.Instance) error {
+	for i := range inst.Events {
+		if inst.Events[i].Kind == program.LockFail {
+			return fmt.Errorf("%s: %w: failed trylocks (%s)", name, program.ErrUnsupported, inst.Describe(int32(i)))
+		}
+	}
+	return nil
+}
+
 // drains reports whether e executes only with its thread's buffers empty
 // under TSO/PSO (program.INSTANCES.md).
 func (v *view) drains(e int32) bool {

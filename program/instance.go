@@ -417,7 +417,7 @@ func (inst *Instance) Check() error {
 		}
 		ref := func() string { return inst.Ref(e.ID()) } // only for errors: Check runs on every query
 		switch e.Kind {
-		case Read, Write, Acquire, Release:
+		case Read, Write, Acquire, Release, LockFail:
 			if int(e.Loc) >= len(inst.Locs) {
 				return fail("%s: location %d out of range", ref(), e.Loc)
 			}
@@ -514,6 +514,20 @@ func (inst *Instance) checkSources(i int32) error {
 		if inst.Constraint == ReadsFrom && len(src) != 1 {
 			return fmt.Errorf("acquire of %s has %d sources in a reads-from instance", inst.LocName(e.Loc), len(src))
 		}
+	case LockFail:
+		// A failed trylock reads the lock held: its sources are acquires
+		// (its own thread's too: a normal mutex's trylock by its holder
+		// fails with EBUSY) whose section it falls in; nil in a
+		// good-writes instance means any holder.
+		if src == nil && inst.Constraint == GoodWrites {
+			return nil
+		}
+		if len(src) == 0 {
+			return fmt.Errorf("failed trylock of %s has no source (the acquire whose section it falls in)", inst.LocName(e.Loc))
+		}
+		if inst.Constraint == ReadsFrom && len(src) != 1 {
+			return fmt.Errorf("failed trylock of %s has %d sources in a reads-from instance", inst.LocName(e.Loc), len(src))
+		}
 	default:
 		if src != nil {
 			return fmt.Errorf("a %s has sources", e.Kind)
@@ -521,14 +535,20 @@ func (inst *Instance) checkSources(i int32) error {
 		return nil
 	}
 	want := Write
-	if e.Kind == Acquire {
+	switch e.Kind {
+	case Acquire:
 		want = Release
+	case LockFail:
+		want = Acquire
 	}
 	for j, s := range src {
 		if j > 0 && s <= src[j-1] {
 			return fmt.Errorf("sources not sorted or duplicated")
 		}
 		if s == InitSource {
+			if e.Kind == LockFail {
+				return fmt.Errorf("failed trylock of %s reads init: the lock starts free", inst.LocName(e.Loc))
+			}
 			if e.Kind == Read && e.Value != inst.InitValue(e.Loc) {
 				return fmt.Errorf("reads %d but may read the initial value %d of %s", e.Value, inst.InitValue(e.Loc), inst.LocName(e.Loc))
 			}
@@ -607,8 +627,10 @@ func TraceWitness(t *Trace) Witness {
 // writes (GoodWrites: a read may read any write of its location with the
 // value it read, or the initial value if equal; acquires are
 // unconstrained), the instances of seed 000 Section 4. Locations are
-// renumbered densely and keep their names (made unique). LockFail events
-// are not supported. A TSO or PSO trace (t.Model) gives an instance of its
+// renumbered densely and keep their names (made unique). A failed trylock
+// (LockFail) reads from the acquire that holds its lock (ReadsFrom; a
+// LockFail with the lock free is an error), and
+// may fall in any section (GoodWrites). A TSO or PSO trace (t.Model) gives an instance of its
 // model, without its Flush events (TraceWitness has them as steps).
 func InstanceFromTrace(t *Trace, c Constraint) (*Instance, error) {
 	if err := t.Check(); err != nil {
@@ -637,9 +659,6 @@ func InstanceFromTrace(t *Trace, c Constraint) (*Instance, error) {
 		if e.Kind == Flush {
 			continue // a step of the witness, no event of the instance
 		}
-		if e.Kind == LockFail {
-			return nil, fmt.Errorf("%s: a failed trylock has no place in a consistency instance", t.Describe(i))
-		}
 		if e.Kind.IsAccess() || e.Kind.IsLock() {
 			kk := key{e.Loc, e.Kind.IsLock()}
 			l, ok := locID[kk]
@@ -664,6 +683,7 @@ func InstanceFromTrace(t *Trace, c Constraint) (*Instance, error) {
 	if c == ReadsFrom {
 		rf := RF(t)
 		lastRel := map[Loc]EventID{}
+		holder := map[Loc]EventID{} // the acquire holding each lock
 		for i := range t.Events {
 			e := &t.Events[i]
 			switch e.Kind {
@@ -681,6 +701,16 @@ func InstanceFromTrace(t *Trace, c Constraint) (*Instance, error) {
 				}
 			case Release:
 				lastRel[e.Loc] = origin[i]
+				delete(holder, e.Loc)
+			case LockFail:
+				h, ok := holder[e.Loc]
+				if !ok {
+					return nil, fmt.Errorf("%s: a failed trylock of a free lock", t.Describe(i))
+				}
+				sources[origin[i]] = []EventID{h}
+			}
+			if e.Kind == Acquire {
+				holder[e.Loc] = origin[i]
 			}
 		}
 	}

@@ -174,15 +174,15 @@ func (f *instanceFile) build() (*Instance, error) {
 		for k, ef := range th.Events {
 			where := fmt.Sprintf("%s:%d", th.Name, k)
 			kind, ok := ParseKind(ef.Kind)
-			if !ok || kind == LockFail {
-				return nil, fmt.Errorf("%s: unknown event kind %q (want read, write, acquire, release, fork, join, begin, end or fence)", where, ef.Kind)
+			if !ok {
+				return nil, fmt.Errorf("%s: unknown event kind %q (want read, write, acquire, release, lockfail, fork, join, begin, end or fence)", where, ef.Kind)
 			}
 			e := Event{Thread: ThreadID(t), Index: int32(k), Kind: kind}
 			if ef.Value != nil {
 				e.Value = *ef.Value
 			}
 			switch kind {
-			case Read, Write, Acquire, Release:
+			case Read, Write, Acquire, Release, LockFail:
 				if ef.Loc == "" {
 					return nil, fmt.Errorf("%s: %s without \"loc\"", where, kind)
 				}
@@ -204,14 +204,14 @@ func (f *instanceFile) build() (*Instance, error) {
 			} else if ef.Thread != "" {
 				return nil, fmt.Errorf("%s: \"thread\" only belongs to fork and join", where)
 			}
-			if kind == Acquire || kind == Release {
+			if kind == Acquire || kind == Release || kind == LockFail {
 				if ef.Value != nil {
 					return nil, fmt.Errorf("%s: a %s has no \"value\"", where, kind)
 				}
 			}
 			if ef.RF != "" || ef.Good != nil {
-				if kind != Read && kind != Acquire {
-					return nil, fmt.Errorf("%s: only reads and acquires have \"rf\" or \"good\"", where)
+				if kind != Read && kind != Acquire && kind != LockFail {
+					return nil, fmt.Errorf("%s: only reads, acquires and failed trylocks have \"rf\" or \"good\"", where)
 				}
 				if ef.RF != "" && ef.Good != nil {
 					return nil, fmt.Errorf("%s: both \"rf\" and \"good\"", where)
@@ -282,7 +282,7 @@ func (f *instanceFile) build() (*Instance, error) {
 	allRF := true
 	for _, th := range f.Threads {
 		for _, ef := range th.Events {
-			if (ef.Kind == "read" || ef.Kind == "acquire") && ef.RF == "" {
+			if (ef.Kind == "read" || ef.Kind == "acquire" || ef.Kind == "lockfail") && ef.RF == "" {
 				allRF = false
 			}
 		}
@@ -307,7 +307,7 @@ func (f *instanceFile) build() (*Instance, error) {
 		for k, ef := range th.Events {
 			where := fmt.Sprintf("%s:%d", th.Name, k)
 			e := &inst.Events[i]
-			if e.Kind == Read || e.Kind == Acquire {
+			if e.Kind == Read || e.Kind == Acquire || e.Kind == LockFail {
 				src, err := inst.decodeSources(ef, ref)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %v", where, err)
@@ -476,7 +476,7 @@ func (inst *Instance) encodeEvent(i int32, q func(string) string) string {
 	switch e.Kind {
 	case Read, Write:
 		parts = append(parts, `"loc": `+q(inst.LocName(e.Loc)), fmt.Sprintf(`"value": %d`, e.Value))
-	case Acquire, Release:
+	case Acquire, Release, LockFail:
 		parts = append(parts, `"loc": `+q(inst.LocName(e.Loc)))
 	case Fork, Join:
 		parts = append(parts, `"thread": `+q(inst.ThreadName(ThreadID(e.Value))))

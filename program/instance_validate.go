@@ -40,6 +40,7 @@ type machine struct {
 	mem      []int32   // per location: the last flushed write, or InitSource
 	lastRel  []int32   // per lock: the last release, or InitSource
 	holder   []int32   // per lock: the holding thread, or -1
+	holdAcq  []int32   // per lock: the acquire that holds it, or -1
 	atomic   []Step    // steps that must come next (the rest of an RMW)
 	free     bool      // ignore Sources (used to generate executions)
 }
@@ -47,7 +48,7 @@ type machine struct {
 func newMachine(inst *Instance) *machine {
 	k, d := len(inst.Threads), len(inst.Locs)
 	m := &machine{inst: inst, next: make([]int32, k), forkedBy: make([]int32, k), buf: make([][]int32, k),
-		mem: make([]int32, d), lastRel: make([]int32, d), holder: make([]int32, d)}
+		mem: make([]int32, d), lastRel: make([]int32, d), holder: make([]int32, d), holdAcq: make([]int32, d)}
 	for t := range m.forkedBy {
 		m.forkedBy[t] = -1
 	}
@@ -57,7 +58,7 @@ func newMachine(inst *Instance) *machine {
 		}
 	}
 	for l := range d {
-		m.mem[l], m.lastRel[l], m.holder[l] = InitSource, InitSource, -1
+		m.mem[l], m.lastRel[l], m.holder[l], m.holdAcq[l] = InitSource, InitSource, -1, -1
 	}
 	return m
 }
@@ -73,7 +74,7 @@ func (m *machine) relaxed() bool { return m.inst.Model != SC }
 // and the validator ask this one predicate.
 func Drains(e *Event) bool {
 	switch e.Kind {
-	case Fence, Acquire, Release, Fork, Join:
+	case Fence, Acquire, Release, LockFail, Fork, Join:
 		return true
 	case Read:
 		return e.Flags&(RMW|CAS|Drain) != 0
@@ -165,6 +166,18 @@ func (m *machine) check(s Step) error {
 		if m.holder[e.Loc] != int32(t) {
 			return fmt.Errorf("releases %s, which %s does not hold", inst.LocName(e.Loc), inst.ThreadName(t))
 		}
+	case LockFail:
+		// A failed trylock needs the lock held by another thread, under
+		// the acquire it reads from (002_29f9f830801bf5b9.txt Section 7:
+		// a trylock is an RMW of the lock, a failed one a failed CAS
+		// that reads the acquire's write).
+		a := m.holdAcq[e.Loc]
+		if a < 0 {
+			return fmt.Errorf("failed trylock of %s, which is free", inst.LocName(e.Loc))
+		}
+		if src := inst.Sources[i]; !m.free && src != nil && !slices.Contains(src, a) {
+			return fmt.Errorf("failed trylock of %s falls in the section of %s, allowed: %s", inst.LocName(e.Loc), inst.Ref(inst.Events[a].ID()), m.refs(src))
+		}
 	case Join:
 		j := ThreadID(e.Value)
 		if n := int32(len(inst.Thread(j))); m.next[j] < n {
@@ -208,9 +221,9 @@ func (m *machine) apply(s Step) {
 			m.mem[e.Loc] = i
 		}
 	case Acquire:
-		m.holder[e.Loc] = int32(t)
+		m.holder[e.Loc], m.holdAcq[e.Loc] = int32(t), i
 	case Release:
-		m.holder[e.Loc] = -1
+		m.holder[e.Loc], m.holdAcq[e.Loc] = -1, -1
 		m.lastRel[e.Loc] = i
 	}
 }

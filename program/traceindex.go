@@ -26,6 +26,11 @@ const (
 	// 002_29f9f830801bf5b9.txt Section 3, locks being read-modify-writes of
 	// their mutex (Section 7).
 	ReadsFromOrder
+	// TrylockOrder orders the acquire that holds a lock before each failed
+	// trylock (LockFail) of it: the trylock fails because of it, so in
+	// every interleaving it comes later (ReadsFrom-SMC reads it from the
+	// acquire, 002_29f9f830801bf5b9.txt Section 7).
+	TrylockOrder
 	ordersCount = 1 << iota
 )
 
@@ -197,6 +202,7 @@ func (x *TraceIndex) clocks0(o Orders) *Clocks {
 	t, n := x.T, x.K
 	c := &Clocks{n: n, flat: make([]int32, len(t.Events)*n), tr: t}
 	var preds []int32
+	holder := map[Loc]int{} // TrylockOrder: the acquire holding each lock
 	for i := range t.Events {
 		e := &t.Events[i]
 		row := c.Of(i)
@@ -208,6 +214,15 @@ func (x *TraceIndex) clocks0(o Orders) *Clocks {
 		case Acquire:
 			if s := x.Src[i]; s >= 0 && o&LockOrder != 0 {
 				row.join(c.Of(int(s)))
+			}
+			if o&TrylockOrder != 0 {
+				holder[e.Loc] = i
+			}
+		case Release:
+			delete(holder, e.Loc)
+		case LockFail:
+			if a, ok := holder[e.Loc]; ok && o&TrylockOrder != 0 {
+				row.join(c.Of(a))
 			}
 		case Read:
 			if s := x.Src[i]; s >= 0 && o&ReadsFromOrder != 0 {

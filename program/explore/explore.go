@@ -27,7 +27,9 @@ const (
 )
 
 // TrylocksNotExplored is the reason an SMC explorer's search is incomplete
-// when an execution has a trylock: its instances model a lock as acquired
+// when an execution has a trylock (all but dfs and, under SC, rf, which
+// reads a failed trylock from the holding acquire): its instances model a
+// lock as acquired
 // only after a release, so they have no place for a trylock that fails (it
 // reads a held lock), and the other outcome of a trylock, failing where it
 // succeeded or succeeding where it failed, is never asked for. --algo dfs

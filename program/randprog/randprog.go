@@ -82,6 +82,10 @@ type Options struct {
 	// which drains the store buffers under TSO and PSO) between
 	// operations. Like Blocking, without it no draw differs.
 	Fences bool
+	// Trylock lets a mutex block be a pthread_mutex_trylock that runs
+	// the block if it succeeds and another operation if it fails (issue
+	// 15: both outcomes). Like Blocking, without it no draw differs.
+	Trylock bool
 }
 
 // DefaultOptions returns the options used for differential testing: random
@@ -115,6 +119,15 @@ func SyncOptions() Options {
 func BlockingOptions() Options {
 	o := SmallOptions()
 	o.Blocking = true
+	return o
+}
+
+// TrylockOptions returns SmallOptions with Trylock: small programs whose
+// mutex blocks may be trylocks, for the differential tests of failed and
+// successful trylocks.
+func TrylockOptions() Options {
+	o := SmallOptions()
+	o.Trylock = true
 	return o
 }
 
@@ -176,7 +189,7 @@ func (g *gen) program() string {
 		}
 		g.globals = append(g.globals, gl)
 	}
-	g.mutex = g.opts.Mutex && g.rng.IntN(2) == 0
+	g.mutex = g.opts.Mutex && (g.opts.Trylock || g.rng.IntN(2) == 0)
 	asserts := g.opts.Asserts && g.rng.IntN(4) != 0
 	join := asserts || g.rng.IntN(2) == 0
 	if g.opts.Sync {
@@ -479,6 +492,15 @@ func (g *gen) op() {
 		return
 	}
 	switch {
+	case (r < 2 || r < 5 && g.opts.Trylock) && g.mutex && g.opts.Trylock && g.rng.IntN(3) != 0:
+		g.line("if (pthread_mutex_trylock(&m) == 0) {")
+		for range 1 + g.rng.IntN(2) {
+			g.simple()
+		}
+		g.line("pthread_mutex_unlock(&m);")
+		g.line("} else {")
+		g.simple()
+		g.line("}")
 	case r < 2 && g.mutex:
 		g.line("pthread_mutex_lock(&m);")
 		for range 1 + g.rng.IntN(2) {

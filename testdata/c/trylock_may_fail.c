@@ -3,8 +3,9 @@
  * waits until t has written x inside its critical section, then tries the
  * lock. It fails only if t still holds it, and only then the assertion is
  * reached. Before session 10, rvf and mcr explored only the successful
- * trylock and reported a complete search without the violation; now every
- * explorer but dfs says that trylocks make it incomplete.
+ * trylock and reported a complete search without the violation; now dfs
+ * and rf (under SC) explore both outcomes and every other explorer says that
+ * trylocks make it incomplete.
  */
 #include <pthread.h>
 #include <assert.h>
