@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"mcr/encode/z3"
@@ -52,6 +54,9 @@ func NewZ3Seeder(timeout time.Duration) (*Z3Seeder, error) {
 	}
 	return &Z3Seeder{c: ses.c, s: ses.s, timeout: timeout}, nil
 }
+
+// dumpSeq numbers the queries MCR_Z3_DUMP writes, over every worker.
+var dumpSeq atomic.Int64
 
 // ErrRlimit is wrapped by the error of a query that reached the resource
 // limit of Z3Seeder.SetRlimit (with program.ErrUnknown).
@@ -107,6 +112,12 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	}
 	if err := z.c.Err(); err != nil {
 		return program.SeedAnswer{}, fmt.Errorf("z3: building the seed formula: %w", err)
+	}
+	if dir := os.Getenv("MCR_Z3_DUMP"); dir != "" {
+		// a debugging aid: every query as an SMT-LIB 2 file for the z3
+		// command line (best effort: a write error is ignored)
+		name := fmt.Sprintf("%s/q%05d.smt2", dir, dumpSeq.Add(1))
+		_ = os.WriteFile(name, []byte(z.s.SMTLIB2()+"(check-sat)\n"), 0o644)
 	}
 	res, err := z.s.Check(ctx, z.timeout)
 	if err != nil {

@@ -93,6 +93,8 @@ func main() {
 // run executes the command line and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRoot()
+	prof := addProfileFlags(root)
+	defer prof.stop()
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -362,6 +362,10 @@ func TestWindowsSound(t *testing.T) {
 					if err := replayWhole(tr, rf, r.Witness); err != nil {
 						t.Errorf("%s seed %d window %d: race %v: %v", format, seed, size, r.Sites, err)
 					}
+					// the trace-order prefix is in Start, not listed
+					if ev := r.Witness.Events; len(ev) > 2 && ev[0] == r.Witness.Start {
+						t.Errorf("%s seed %d window %d: race %v: witness lists event %d, the next of its prefix", format, seed, size, r.Sites, ev[0])
+					}
 				}
 			}
 		}
