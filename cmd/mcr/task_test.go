@@ -142,36 +142,7 @@ func TestTaskWitness(t *testing.T) {
 	if code != exitFinding || !strings.Contains(out, "violation witness (FALSE(unreach-call)) written to") {
 		t.Fatalf("exit %d:\n%s%s", code, out, errs)
 	}
-	src, err := os.ReadFile(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entries []struct {
-		EntryType string `yaml:"entry_type"`
-		Metadata  struct {
-			FormatVersion string `yaml:"format_version"`
-			Task          struct {
-				InputFiles      []string          `yaml:"input_files"`
-				InputFileHashes map[string]string `yaml:"input_file_hashes"`
-				Specification   string
-				DataModel       string `yaml:"data_model"`
-			}
-		}
-		Content []struct {
-			Segment []struct {
-				Waypoint struct {
-					Type, Action string
-					Location     struct {
-						FileName     string `yaml:"file_name"`
-						Line, Column int
-					}
-				}
-			}
-		}
-	}
-	if err := yaml.Unmarshal(src, &entries); err != nil {
-		t.Fatal(err)
-	}
+	entries, src := readWitness(t, w)
 	if len(entries) != 1 || len(entries[0].Content) != 1 || len(entries[0].Content[0].Segment) != 1 {
 		t.Fatalf("witness layout:\n%s", src)
 	}
@@ -194,6 +165,79 @@ func TestTaskWitness(t *testing.T) {
 	code, out, _ = cli(t, "check", tasks+"locked_counter.yml", "--witness", w2)
 	if _, err := os.Stat(w2); code != exitOK || err == nil || !strings.Contains(out, "no violation witness written") {
 		t.Errorf("exit %d, witness written or not said:\n%s", code, out)
+	}
+}
+
+// witnessEntry is the part of a witness entry the tests read.
+type witnessEntry struct {
+	EntryType string `yaml:"entry_type"`
+	Metadata  struct {
+		FormatVersion string `yaml:"format_version"`
+		Task          struct {
+			InputFiles      []string          `yaml:"input_files"`
+			InputFileHashes map[string]string `yaml:"input_file_hashes"`
+			Specification   string
+			DataModel       string `yaml:"data_model"`
+		}
+	}
+	Content []struct {
+		Segment []struct {
+			Waypoint struct {
+				Type, Action string
+				Location     struct {
+					FileName     string `yaml:"file_name"`
+					Line, Column int
+				}
+				Constraint struct{ Value, Format string }
+			}
+		}
+	}
+}
+
+// readWitness reads and parses the witness file at path.
+func readWitness(t *testing.T, path string) ([]witnessEntry, []byte) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []witnessEntry
+	if err := yaml.Unmarshal(src, &entries); err != nil {
+		t.Fatal(err)
+	}
+	return entries, src
+}
+
+// TestTaskWitnessInputs checks the function_return waypoints of a
+// violation that needs one input value out of 256, read by a child thread:
+// the call's closing parenthesis, \result == 200, before the target.
+func TestTaskWitnessInputs(t *testing.T) {
+	w := filepath.Join(t.TempDir(), "witness.yml")
+	code, out, errs := cli(t, "check", tasks+"input_witness.yml", "--witness", w)
+	if code != exitFinding || !strings.Contains(out, "violation witness (FALSE(unreach-call)) written to") {
+		t.Fatalf("exit %d:\n%s%s", code, out, errs)
+	}
+	entries, src := readWitness(t, w)
+	if len(entries) != 1 || len(entries[0].Content) != 2 {
+		t.Fatalf("want an input segment and the target segment:\n%s", src)
+	}
+	ret := entries[0].Content[0].Segment[0].Waypoint
+	target := entries[0].Content[1].Segment[0].Waypoint
+	lines := strings.Split(readFile(t, td+"inputs/child_input.c"), "\n")
+	l := ret.Location
+	if ret.Type != "function_return" || ret.Action != "follow" || l.FileName != "../c/inputs/child_input.c" ||
+		l.Line < 1 || l.Line > len(lines) || l.Column < 1 || l.Column > len(lines[l.Line-1]) ||
+		!strings.HasPrefix(lines[l.Line-1][l.Column-1:], ");") || !strings.Contains(lines[l.Line-1], "__VERIFIER_nondet_uchar(") ||
+		ret.Constraint.Value != `\result == 200` || ret.Constraint.Format != "c_expression" {
+		t.Errorf("input waypoint %+v:\n%s", ret, src)
+	}
+	if target.Type != "target" || !strings.Contains(lines[target.Location.Line-1], "assert(") {
+		t.Errorf("target waypoint %+v:\n%s", target, src)
+	}
+	// an input read after the schedule's last step is not a waypoint
+	code, _, errs = cli(t, "check", tasks+"late_input.yml", "--witness", w)
+	if entries, src := readWitness(t, w); code != exitFinding || len(entries) != 1 || len(entries[0].Content) != 1 {
+		t.Errorf("exit %d, want the target segment alone:\n%s%s", code, src, errs)
 	}
 }
 

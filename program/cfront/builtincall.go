@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"modernc.org/cc/v4"
+
+	"mcr/program"
 )
 
 // This file maps calls of library functions and compiler builtins to the
@@ -149,7 +151,7 @@ func (c *compiler) randCall(x *cc.PostfixExpression, name string, as []cc.Expres
 	c.p.hasInputs = true
 	w := uint8(x.Type().Size())
 	c.emit(instr{op: opPush, k: int64(c.str(x.Type().String() + " from " + name + "()"))})
-	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: fSigned, pos: pos})
+	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: fSigned, pos: callEnd(x)})
 	c.emit(instr{op: opDup})
 	c.emit(instr{op: opPush})
 	c.emit(instr{op: opGe, flag: fSigned})
@@ -392,6 +394,15 @@ func srcText(n cc.Node) string {
 // program does not define it): the thread's next input, of the call's
 // result type (concolic.go). Pointer and floating-point inputs are not
 // supported.
+// callEnd is the position of a call's closing parenthesis (the call's own
+// position if it has none): an input's place in a witness (sym.Var.Call).
+func callEnd(x *cc.PostfixExpression) program.Pos {
+	if x.Case == cc.PostfixExpressionCall && x.Token2.Position().Line > 0 {
+		return toPos(x.Token2)
+	}
+	return toPos(x)
+}
+
 func (c *compiler) nondet(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
 	t := x.Type()
 	switch {
@@ -413,5 +424,5 @@ func (c *compiler) nondet(x *cc.PostfixExpression, name string, as []cc.Expressi
 		f, signed = fUndef, false
 	}
 	c.emit(instr{op: opPush, k: int64(c.str(t.String()))})
-	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: f, pos: toPos(x)})
+	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: f, pos: callEnd(x)})
 }

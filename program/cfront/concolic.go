@@ -381,7 +381,8 @@ func (x *execution) nondet(th *thread, in *instr) (int64, *sym.Term) {
 	spec := nondetSpec{w: in.w, signed: in.flag&fSigned != 0, bool: in.flag&fUndef != 0}
 	k := th.ninputs
 	th.ninputs++
-	v := &sym.Var{Thread: th.name, K: k, W: spec.w, Signed: spec.signed, Bool: spec.bool, Type: x.p.strs[th.stack[len(th.stack)-1]]}
+	v := &sym.Var{Thread: th.name, K: k, W: spec.w, Signed: spec.signed, Bool: spec.bool, Type: x.p.strs[th.stack[len(th.stack)-1]],
+		Call: in.pos, Step: len(x.trace.Events)}
 	x.sym.path.Vars = append(x.sym.path.Vars, v)
 	return v.Norm(x.p.inputs[program.InputID{Thread: th.name, K: k}]), sym.NewVar(v)
 }
@@ -457,7 +458,7 @@ func (x *execution) undefInput(th *thread, spec int64, pos program.Pos) (int64, 
 	k := th.ninputs
 	th.ninputs++
 	v := &sym.Var{Thread: th.name, K: k, W: uint8(spec & 0xff), Signed: spec&(1<<8) != 0, Bool: spec&(1<<9) != 0,
-		Type: fmt.Sprintf("uninitialised local at line %d", pos.Line)}
+		Type: fmt.Sprintf("uninitialised local at line %d", pos.Line), Step: len(x.trace.Events)}
 	x.sym.path.Vars = append(x.sym.path.Vars, v)
 	return v.Norm(x.p.inputs[program.InputID{Thread: th.name, K: k}]), sym.NewVar(v)
 }

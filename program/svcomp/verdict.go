@@ -2,9 +2,12 @@ package svcomp
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
 	"mcr/program"
 	"mcr/program/explore"
+	"mcr/program/sym"
 )
 
 // This file decides the verdict of a property from a search's result.
@@ -20,6 +23,10 @@ type Verdict struct {
 	// runs second.
 	Finding *explore.Finding  `json:"-"`
 	Target  *explore.Location `json:"target,omitempty"`
+	// Inputs are the values the finding's nondeterministic calls return
+	// before the violation, in execution order (the witness's
+	// function_return waypoints).
+	Inputs []InputReturn `json:"inputs,omitempty"`
 	// Expected is the task's expected verdict ("true", "false", or "" if
 	// it gives none) and Match the comparison: correct, WRONG, unknown.
 	Expected string `json:"expected,omitempty"`
@@ -68,12 +75,12 @@ func Decide(p Property, prog program.Program, res *explore.Result) *Verdict {
 		if f.Kind != p.Kind {
 			continue
 		}
-		target, err := confirm(prog, f)
+		target, inputs, err := confirm(prog, f)
 		if err != nil {
 			replayErr = err
 			continue
 		}
-		return &Verdict{Property: p.Name, Result: False, Finding: f, Target: target}
+		return &Verdict{Property: p.Name, Result: False, Finding: f, Target: target, Inputs: inputs}
 	}
 	switch s := res.Stats; {
 	case replayErr != nil:
@@ -113,12 +120,23 @@ func (v *Verdict) Expect(expected string) {
 
 // confirm replays the schedule of f on prog and checks that it shows the
 // violation: an assertion failure, or the two racing accesses back to
-// back. It returns where the violation happens.
-func confirm(prog program.Program, f *explore.Finding) (*explore.Location, error) {
+// back. It returns where the violation happens and the inputs read before
+// it.
+func confirm(prog program.Program, f *explore.Finding) (*explore.Location, []InputReturn, error) {
 	x, err := program.Replay(explore.FindingProgram(prog, f), f.Schedule)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	target, err := violation(x, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return target, inputReturns(x, f), nil
+}
+
+// violation returns where the replayed execution x of f's schedule shows
+// f's violation.
+func violation(x program.Execution, f *explore.Finding) (*explore.Location, error) {
 	tr := x.Trace()
 	switch f.Kind {
 	case explore.KindAssertion:
@@ -147,4 +165,62 @@ func confirm(prog program.Program, f *explore.Finding) (*explore.Location, error
 		return &explore.Location{File: tr.File, Line: pos.Line, Col: pos.Col}, nil
 	}
 	return nil, fmt.Errorf("no verdict rests on a %s finding", f.Kind)
+}
+
+// InputReturn is the value a nondeterministic call returned: Value is a C
+// constant of the call's type ("42", "4294967295U").
+type InputReturn struct {
+	Line  int32  `json:"line"`
+	Col   int32  `json:"col"`
+	Value string `json:"value"`
+}
+
+// inputReturns lists the calls' inputs that the replayed execution x of
+// f's schedule read before the last step of the schedule, in execution
+// order. Local code runs eagerly after each step (the thread goes on to
+// its next event), so a thread's inputs read after its last step of the
+// schedule, up to an assertion failure, are read at that step; inputs of
+// threads the default policy runs after the schedule come later.
+// Uninitialised locals (inputs with no call) have no waypoint.
+func inputReturns(x program.Execution, f *explore.Finding) []InputReturn {
+	cx, ok := x.(explore.ConcolicExecution)
+	if !ok || cx.Concolic() == nil {
+		return nil
+	}
+	tr := x.Trace()
+	steps := map[program.EventID]bool{}
+	for _, id := range f.Schedule {
+		steps[id] = true
+	}
+	end := 0 // trace events up to the schedule's last step
+	for i := range tr.Events {
+		if steps[tr.Events[i].ID()] {
+			end = i + 1
+		}
+	}
+	vals := map[program.InputID]int64{}
+	for _, v := range f.Inputs {
+		vals[program.InputID{Thread: v.Thread, K: v.K}] = v.Value
+	}
+	var out []InputReturn
+	for _, v := range cx.Concolic().Vars {
+		if v.Call.Line == 0 || v.Step > end {
+			continue
+		}
+		out = append(out, InputReturn{Line: v.Call.Line, Col: v.Call.Col, Value: cConst(v, v.Norm(vals[v.ID()]))})
+	}
+	return out
+}
+
+// cConst writes the value n of input v as a C constant of its type.
+func cConst(v *sym.Var, n int64) string {
+	switch {
+	case !v.Signed && v.W == 8:
+		return strconv.FormatUint(uint64(n), 10) + "U"
+	case !v.Signed && v.W == 4:
+		return strconv.FormatUint(uint64(uint32(n)), 10) + "U"
+	case n == math.MinInt64:
+		return "(-9223372036854775807 - 1)"
+	}
+	return strconv.FormatInt(n, 10)
 }

@@ -16,12 +16,16 @@ import (
 // This file writes violation witnesses in SV-COMP's witness format 2.0
 // (YAML; https://sosy-lab.gitlab.io/benchmarking/sv-witnesses/yaml/
 // violation-witnesses.html): one violation_sequence entry whose content is
-// a single final segment with one waypoint, the target, at the violation
-// (the reach_error call that fails, or the racing access that runs
-// second). The format has no threads, so the interleaving that leads
-// there is not in the witness: a validator has to find one itself, as it
-// does from any witness with few waypoints (mcr replay reproduces the
-// schedule exactly). Format 2.0 is defined for sequential programs and
+// a final segment with one waypoint, the target, at the violation (the
+// reach_error call that fails, or the racing access that runs second),
+// after one segment per nondeterministic input read before it: a
+// function_return waypoint at the call's closing parenthesis with the
+// constraint \result == value, in the order the finding's execution read
+// them (inputs of different threads with no event between them commute,
+// so that order is one an execution can take). The format has no
+// threads, so the interleaving that leads there is not in the witness: a
+// validator has to find one itself, as it does from any witness with few
+// waypoints (mcr replay reproduces the schedule exactly). Format 2.0 is defined for sequential programs and
 // unreach-call; a data-race witness in it is the natural extension, which
 // validators may not accept.
 
@@ -68,9 +72,15 @@ type waypointItem struct {
 }
 
 type waypoint struct {
-	Type     string   `yaml:"type"`
-	Action   string   `yaml:"action"`
-	Location location `yaml:"location"`
+	Type       string      `yaml:"type"`
+	Action     string      `yaml:"action"`
+	Location   location    `yaml:"location"`
+	Constraint *constraint `yaml:"constraint,omitempty"`
+}
+
+type constraint struct {
+	Value  string `yaml:"value"`
+	Format string `yaml:"format"`
 }
 
 type location struct {
@@ -109,9 +119,15 @@ func WriteWitness(path string, t WitnessTask, p Property, v *Verdict) error {
 	m.Task.Specification = p.Text
 	m.Task.DataModel = t.DataModel
 	m.Task.Language = "C"
+	for _, in := range v.Inputs {
+		ret := waypoint{Type: "function_return", Action: "follow",
+			Location:   location{FileName: file, Line: in.Line, Column: in.Col},
+			Constraint: &constraint{Value: `\result == ` + in.Value, Format: "c_expression"}}
+		e.Content = append(e.Content, segment{Segment: []waypointItem{{Waypoint: ret}}})
+	}
 	target := waypoint{Type: "target", Action: "follow",
 		Location: location{FileName: file, Line: v.Target.Line, Column: v.Target.Col}}
-	e.Content = []segment{{Segment: []waypointItem{{Waypoint: target}}}}
+	e.Content = append(e.Content, segment{Segment: []waypointItem{{Waypoint: target}}})
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)

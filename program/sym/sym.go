@@ -68,6 +68,15 @@ type Var struct {
 	Signed bool
 	Bool   bool
 	Type   string // the C type's name, for messages ("int", "_Bool")
+	// Call is where the input was read: the closing parenthesis of the
+	// __VERIFIER_nondet_* (or rand) call, as SV-COMP's witness format 2.0
+	// places a function_return waypoint; zero for an uninitialised local.
+	Call program.Pos
+	// Step is the number of trace events (flushes included) before the
+	// input was read: Path.Vars are in execution order, and an input with
+	// Step <= n was read before the trace's event n (a witness keeps the
+	// inputs read before its violation)
+	Step int
 }
 
 // ID is the input's identity.
