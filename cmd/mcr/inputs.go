@@ -77,6 +77,9 @@ func (f *inputFlags) inputSolver(timeout time.Duration) (sym.Solver, error) {
 // confuses two writes of the same value with different input terms: with
 // inputs, rf explores the schedules instead, and the statistics say so.
 //
+// A search that stopped at a trylock whose other outcome it does not
+// explore is done again by rf (trylocksWithRF).
+//
 // A search left incomplete, without a finding, by a read of an
 // uninitialised integer local (whose value C leaves indeterminate) runs
 // again with such locals as inputs (cfront.Program.WithUndefInputs); the
@@ -85,18 +88,9 @@ func exploreInputs(ctx context.Context, algo *explore.Algorithm, p *cfront.Progr
 	var res *explore.Result
 	if !explore.HasInputs(p) {
 		res = algo.Explore(ctx, p, opts, cfg)
-		if why := dfsWouldCover(ctx, algo, res, f); why == explore.TrylocksNotExplored {
-			dfs, err := registry.Lookup("dfs")
-			if err != nil {
-				return nil, p, err
-			}
-			r := dfs.Explore(ctx, p, opts, cfg)
-			r.Stats.Executions += res.Stats.Executions
-			r.Stats.Events += res.Stats.Events
-			if r.Stats.Extra == nil {
-				r.Stats.Extra = map[string]float64{}
-			}
-			r.Stats.Extra["fallback_dfs_trylocks"] = 1
+		if r, err := trylocksWithRF(ctx, algo, p, opts, cfg, res); err != nil {
+			return nil, p, err
+		} else if r != nil {
 			res = r
 		}
 	} else {
@@ -117,6 +111,36 @@ func exploreInputs(ctx context.Context, algo *explore.Algorithm, p *cfront.Progr
 	r.Stats.Executions += res.Stats.Executions
 	r.Stats.Events += res.Stats.Events
 	return r, q, nil
+}
+
+// trylocksWithRF explores p again with rf when algo's search stopped at
+// a trylock (explore.TrylocksNotExplored: mcr, mcr-seeds, rvf and vc
+// explore one outcome of a trylock only) and rf explores both under cfg's
+// memory model (seed 002 Section 7: a failed trylock reads the acquire
+// holding the lock; explicit/rfsmc_trylock.go). It returns rf's result,
+// with the first search's executions and events added and the counter
+// trylocks_explored_with_rf, or nil when it did not run.
+func trylocksWithRF(ctx context.Context, algo *explore.Algorithm, p program.Program, opts explore.Options, cfg explore.Config, res *explore.Result) (*explore.Result, error) {
+	if algo.Name == "rf" || algo.Name == "dfs" || ctx.Err() != nil || !strings.Contains(res.Stats.Stopped, explore.TrylocksNotExplored) {
+		return nil, nil
+	}
+	rf, err := registry.Lookup("rf")
+	if err != nil {
+		return nil, err
+	}
+	c := cfg
+	c.Decider, c.DumpDir = "", ""
+	if rf.Check(c) != nil {
+		return nil, nil
+	}
+	r := rf.Explore(ctx, p, opts, c)
+	r.Stats.Executions += res.Stats.Executions
+	r.Stats.Events += res.Stats.Events
+	if r.Stats.Extra == nil {
+		r.Stats.Extra = map[string]float64{}
+	}
+	r.Stats.Extra["trylocks_explored_with_rf"] = 1
+	return r, nil
 }
 
 // exploreConcolic is the concolic search of a program with inputs.
@@ -147,16 +171,13 @@ func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Pro
 		algo, cfg = rf, c
 	}
 	res := explore.ExploreInputs(ctx, algo, p, opts, cfg, io)
-	if why := dfsWouldCover(ctx, algo, res, f); why != "" {
+	if dfsWouldCover(ctx, algo, res, f) {
 		dfs, err := registry.Lookup("dfs")
 		if err != nil {
 			return nil, err
 		}
 		io.Exhaustive = true
 		io.Note = " (inputs: rf left input-dependent branches of concurrent threads uncovered; explored again with dfs)"
-		if why == explore.TrylocksNotExplored {
-			io.Note = " (inputs: rf left the other outcome of trylocks unexplored; explored again with dfs)"
-		}
 		r := explore.ExploreInputs(ctx, dfs, p, opts, cfg, io)
 		r.Stats.Executions += res.Stats.Executions
 		r.Stats.Events += res.Stats.Events
@@ -175,21 +196,16 @@ func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Pro
 	return res, nil
 }
 
-// dfsWouldCover names what made algo's search res incomplete that dfs
-// explores (explore.InputsUnordered or explore.TrylocksNotExplored), or
-// "" when dfs would not help or is not wanted: the fallback is for runs
-// that want a verdict (f.dfsFallback), found nothing, and have time left.
-func dfsWouldCover(ctx context.Context, algo *explore.Algorithm, res *explore.Result, f *inputFlags) string {
+// dfsWouldCover reports whether algo's search res is incomplete because
+// it left input-dependent branches of concurrent threads uncovered
+// (explore.InputsUnordered), which dfs explores, and the fallback is
+// wanted: the run wants a verdict (f.dfsFallback), found nothing, and
+// has time left.
+func dfsWouldCover(ctx context.Context, algo *explore.Algorithm, res *explore.Result, f *inputFlags) bool {
 	if !f.dfsFallback || algo.Name == "dfs" || res.Stats.Complete || len(res.Findings) > 0 || ctx.Err() != nil {
-		return ""
+		return false
 	}
-	why := res.Stats.Stopped + res.Stats.Unmodelled
-	for _, r := range []string{explore.InputsUnordered, explore.TrylocksNotExplored} {
-		if strings.Contains(why, r) {
-			return r
-		}
-	}
-	return ""
+	return strings.Contains(res.Stats.Stopped+res.Stats.Unmodelled, explore.InputsUnordered)
 }
 
 // inputText renders an input vector: "T0#0=4 T0.1#0=1".

@@ -53,10 +53,13 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "explored again with dfs"},
 		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
 		{[]string{"check", tasks + "inputs_concurrent.c"}, exitIncomplete, "input-dependent branches in concurrent threads"},
-		// the other outcome of a trylock: likewise explored again with dfs
+		// the other outcome of a trylock: rf explores both, so the
+		// algorithms that explore one hand the program to rf
 		{[]string{"check", tasks + "trylock_may_fail.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},
-		{[]string{"check", tasks + "trylock_may_fail.yml", "--algo", "rvf"}, exitFinding, "fallback_dfs_trylocks 1"},
-		{[]string{"check", td + "trylock_may_fail.c"}, exitIncomplete, "trylocks: their other outcome"},
+		{[]string{"check", tasks + "trylock_may_fail.yml", "--algo", "rvf"}, exitFinding, "trylocks_explored_with_rf 1"},
+		{[]string{"check", td + "trylock_may_fail.c"}, exitFinding, "trylocks_explored_with_rf 1"},
+		{[]string{"check", td + "trylock_may_fail.c", "--algo", "mcr-seeds", "--keep-going"}, exitFinding, "trylocks_explored_with_rf 1"},
+		{[]string{"check", td + "trylock_may_fail.c", "--algo", "vc"}, exitIncomplete, "vc does not support"},
 		// an incomplete search is UNKNOWN, never TRUE
 		{[]string{"check", tasks + "locked_counter.yml", "--max-events", "3", "--property", "unreach-call"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (search incomplete: bounded executions"},
 		// a plain C file with --property: a file or a name
