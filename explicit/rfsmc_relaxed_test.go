@@ -13,20 +13,39 @@ import (
 	"mcr/program/randprog/randtest"
 )
 
-// classKey is the reads-from function of x's trace with acquires: the
-// class RF-SMC explores once (seed 004 Section 5: RF(acquire) = release).
+// classKey is the reads-from function of x's trace with acquires and
+// failed trylocks: the class RF-SMC explores once (seed 004 Section 5:
+// RF(acquire) = release; seed 002 Section 7: a failed trylock reads the
+// acquire holding its lock).
 func classKey(x program.Execution) string {
 	tr := x.Trace()
 	idx := program.NewTraceIndex(tr)
+	src := map[program.EventID]string{}
+	holder := map[program.Loc]program.EventID{}
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		switch e.Kind {
+		case program.Read, program.Acquire:
+			src[e.ID()] = "init"
+			if s := idx.Src[i]; s >= 0 {
+				src[e.ID()] = tr.Events[s].ID().String()
+			}
+		case program.LockFail:
+			src[e.ID()] = "held " + holder[e.Loc].String()
+		}
+		switch e.Kind {
+		case program.Acquire:
+			holder[e.Loc] = e.ID()
+		case program.Release:
+			delete(holder, e.Loc)
+		}
+	}
 	key := ""
 	for _, at := range idx.At {
 		for _, i := range at {
-			if e := &tr.Events[i]; e.Kind == program.Read || e.Kind == program.Acquire {
-				src := "init"
-				if s := idx.Src[i]; s >= 0 {
-					src = tr.Events[s].ID().String()
-				}
-				key += fmt.Sprintf("%s:%d<%s;", tr.Threads[e.Thread].Name, e.Index, src)
+			e := &tr.Events[i]
+			if s, ok := src[e.ID()]; ok && !e.ID().IsFlush() {
+				key += fmt.Sprintf("%s:%d<%s;", tr.Threads[e.Thread].Name, e.Index, s)
 			}
 		}
 	}
@@ -178,4 +197,17 @@ func TestRFRelaxedRandomBlocking(t *testing.T) {
 	randtest.RelaxedSweep(t, randtest.Seeds(n), o, compare)
 	o.Threads, o.Ops, o.Sync = 3, 2, true
 	randtest.RelaxedSweep(t, randtest.Seeds(n, 18, 74), o, compare)
+}
+
+// TestRFRelaxedTrylockRandom: rf under TSO and PSO against dfs on random
+// programs whose mutex blocks may be trylocks (randprog.TrylockOptions):
+// both outcomes of each trylock explored, one execution per class dfs
+// sees (a failed trylock told apart by the acquire holding its lock,
+// classKey), dfs's outcomes and findings. MCR_RF_RELAXED_TRYLOCK sets the
+// number of programs (default 20).
+func TestRFRelaxedTrylockRandom(t *testing.T) {
+	n := randtest.Count("MCR_RF_RELAXED_TRYLOCK", 20, 20)
+	randtest.RelaxedSweep(t, randtest.Seeds(n), randprog.TrylockOptions(), func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+	})
 }
