@@ -52,13 +52,15 @@ func classKey(x program.Execution) string {
 	return key
 }
 
-// relaxedAgainstDFS runs dfs and rf on src under m and checks that rf
-// explores exactly one execution per class dfs sees (acquires included),
-// the same outcomes and the same finding kinds. It returns false if dfs
-// was cut by the limit (nothing compared).
-func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m program.MemoryModel, limit int) bool {
+// relaxedAgainstDFS runs dfs and rf on src (loaded with opts) under m
+// and checks that rf explores exactly one execution per class dfs sees
+// (acquires and failed trylocks included), the same outcomes and the same
+// finding kinds, and that it is complete exactly when dfs is: both cut by
+// bounded executions or neither. It returns false if dfs was cut by the
+// limit (nothing compared).
+func relaxedAgainstDFS(t *testing.T, name, src string, opts cfront.Options, m program.MemoryModel, limit int) bool {
 	t.Helper()
-	load := func() *cfront.Program { return randtest.LoadModel(t, name, src, defines, m) }
+	load := func() *cfront.Program { return randtest.LoadModelWith(t, name, src, opts, m) }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dfsKeys, n := map[string]bool{}, 0
@@ -69,7 +71,7 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 		}
 		dfsKeys[classKey(x)] = true
 	})})
-	if !d.Stats.Complete {
+	if d.Stats.Stopped != "" {
 		return false
 	}
 	rfKeys := map[string]int{}
@@ -77,9 +79,9 @@ func relaxedAgainstDFS(t *testing.T, name, src string, defines []string, m progr
 	rf := explicit.RFSMCRelaxed(context.Background(), p, explore.Options{KeepGoing: true, Observe: func(x program.Execution) {
 		rfKeys[classKey(x)]++
 	}}, m)
-	label := fmt.Sprintf("%s %v under %s", name, defines, m)
-	if !rf.Stats.Complete {
-		t.Errorf("%s: rf incomplete: %s", label, rf.Stats.Stopped)
+	label := fmt.Sprintf("%s %v under %s", name, opts.Defines, m)
+	if rf.Stats.Stopped != "" || rf.Stats.Complete != d.Stats.Complete || (rf.Stats.Bounded > 0) != (d.Stats.Bounded > 0) {
+		t.Errorf("%s: rf complete %v, %d bounded (%s), dfs complete %v, %d bounded", label, rf.Stats.Complete, rf.Stats.Bounded, rf.Stats.Stopped, d.Stats.Complete, d.Stats.Bounded)
 		return true
 	}
 	for k, c := range rfKeys {
@@ -106,14 +108,14 @@ func TestRFRelaxedTestdata(t *testing.T) {
 	for _, c := range randtest.ModelCases(t, "../testdata/c/mm") {
 		m := c.Model
 		if !c.For("dfs") {
-			p := randtest.LoadModel(t, c.File, c.Src, c.DefineList(), m)
+			p := randtest.LoadModelWith(t, c.File, c.Src, c.Load(), m)
 			s := explicit.RFSMCRelaxed(context.Background(), p, explore.Options{KeepGoing: true}, m).Stats
-			if c.RFClasses == nil || s.RFClasses != *c.RFClasses || s.Executions != s.RFClasses || !s.Complete {
+			if c.RFClasses == nil || s.RFClasses != *c.RFClasses || s.Executions != s.RFClasses || s.Complete == c.Bounded || s.Stopped != "" {
 				t.Errorf("%s: rf %d executions, %d classes (complete %v %s), want %v", c.Name, s.Executions, s.RFClasses, s.Complete, s.Stopped, *c.RFClasses)
 			}
 			continue
 		}
-		if !relaxedAgainstDFS(t, c.File, c.Src, c.DefineList(), m, 1_000_000) {
+		if !relaxedAgainstDFS(t, c.File, c.Src, c.Load(), m, 1_000_000) {
 			t.Errorf("%s: dfs cut", c.Name)
 		}
 	}
@@ -126,7 +128,7 @@ func TestRFRelaxedRandom(t *testing.T) {
 	n := randtest.Count("MCR_RF_RELAXED_RANDOM", 8, 8)
 	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true}
 	randtest.RelaxedSweep(t, randtest.Seeds(n), o, func(name, src string, m program.MemoryModel) bool {
-		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+		return relaxedAgainstDFS(t, name, src, cfront.Options{}, m, 5000)
 	})
 }
 
@@ -139,7 +141,7 @@ func TestRFRelaxedRandomRMW(t *testing.T) {
 	n := randtest.Count("MCR_RF_RELAXED_RMW", 6, 6)
 	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Atomics: true}
 	randtest.RelaxedSweep(t, randtest.Seeds(n), o, func(name, src string, m program.MemoryModel) bool {
-		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+		return relaxedAgainstDFS(t, name, src, cfront.Options{}, m, 5000)
 	})
 }
 
@@ -174,7 +176,7 @@ func TestRFRelaxedRaces(t *testing.T) {
 func TestRFRelaxedBlocking(t *testing.T) {
 	for _, f := range randtest.BlockingFiles(t, "../testdata/c", "MCR_RF_RELAXED_ALL") {
 		for _, m := range program.Models[1:] {
-			if !relaxedAgainstDFS(t, f[0], f[1], nil, m, 20_000) {
+			if !relaxedAgainstDFS(t, f[0], f[1], cfront.Options{}, m, 20_000) {
 				t.Logf("%s under %s: dfs cut, not compared", f[0], m)
 			}
 		}
@@ -191,7 +193,7 @@ func TestRFRelaxedBlocking(t *testing.T) {
 func TestRFRelaxedRandomBlocking(t *testing.T) {
 	n := randtest.Count("MCR_RF_RELAXED_BLOCKING", 6, 6)
 	compare := func(name, src string, m program.MemoryModel) bool {
-		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+		return relaxedAgainstDFS(t, name, src, cfront.Options{}, m, 5000)
 	}
 	o := randprog.Options{Threads: 2, Ops: 3, Globals: 2, Asserts: true, Fences: true, Mutex: true, Blocking: true}
 	randtest.RelaxedSweep(t, randtest.Seeds(n), o, compare)
@@ -208,6 +210,6 @@ func TestRFRelaxedRandomBlocking(t *testing.T) {
 func TestRFRelaxedTrylockRandom(t *testing.T) {
 	n := randtest.Count("MCR_RF_RELAXED_TRYLOCK", 20, 20)
 	randtest.RelaxedSweep(t, randtest.Seeds(n), randprog.TrylockOptions(), func(name, src string, m program.MemoryModel) bool {
-		return relaxedAgainstDFS(t, name, src, nil, m, 5000)
+		return relaxedAgainstDFS(t, name, src, cfront.Options{}, m, 5000)
 	})
 }
