@@ -213,3 +213,17 @@ func TestRFRelaxedTrylockRandom(t *testing.T) {
 		return relaxedAgainstDFS(t, name, src, cfront.Options{}, m, 5000)
 	})
 }
+
+// TestRFRelaxedBoundedRandom: rf under TSO and PSO against dfs on random
+// programs with busy-waiting loops compiled as written (NoSpinAwait) and a
+// small event bound, so that many executions are cut (bounded): each is a
+// class of its own, its reads mutated, and both searches end incomplete
+// together. MCR_RF_RELAXED_BOUNDED sets the number of programs (default
+// 10).
+func TestRFRelaxedBoundedRandom(t *testing.T) {
+	n := randtest.Count("MCR_RF_RELAXED_BOUNDED", 10, 10)
+	load := cfront.Options{MaxEvents: 8, NoSpinAwait: true}
+	randtest.RelaxedSweep(t, randtest.Seeds(n), randprog.SpinOptions(), func(name, src string, m program.MemoryModel) bool {
+		return relaxedAgainstDFS(t, name, src, load, m, 5000)
+	})
+}
