@@ -31,7 +31,8 @@ package explicit
 // with threads waiting for a lock gets Section 7's rule for them
 // (rfsmc_relaxed_wait.go). Trylocks are RMWs of their lock as seed 002
 // Section 7 says (a failed one reads the acquire holding it), both
-// outcomes explored (rfsmc_relaxed_trylock.go). A bounded execution (a
+// outcomes explored (rfsmc_relaxed_trylock.go; not optimal there, as
+// under SC: a class may come twice). A bounded execution (a
 // thread cut at the event bound, or a tool limit) is a class like any
 // other, as under SC: counted (explore.Stats.Bounded), its reads mutated,
 // and the search goes on to end incomplete. Data races are decided on

@@ -84,13 +84,22 @@ func relaxedAgainstDFS(t *testing.T, name, src string, opts cfront.Options, m pr
 		t.Errorf("%s: rf complete %v, %d bounded (%s), dfs complete %v, %d bounded", label, rf.Stats.Complete, rf.Stats.Bounded, rf.Stats.Stopped, d.Stats.Complete, d.Stats.Bounded)
 		return true
 	}
+	repeats := 0
 	for k, c := range rfKeys {
-		if c > 1 {
+		if c > 1 && rf.Stats.Extra["trylocks"] > 0 {
+			// Not optimal with trylocks, as under SC (rfsmc.go, "Known
+			// limits"): a class may come twice, but every class comes,
+			// and no other
+			repeats += c - 1
+		} else if c > 1 {
 			t.Errorf("%s: rf explored a class %d times: %s", label, c, k)
 		}
 		if !dfsKeys[k] {
 			t.Errorf("%s: rf explored a class dfs does not have: %s", label, k)
 		}
+	}
+	if repeats > 0 {
+		t.Logf("%s: rf explored %d classes again (trylocks)", label, repeats)
 	}
 	if len(rfKeys) != len(dfsKeys) {
 		t.Errorf("%s: rf explored %d classes, dfs %d\n%s", label, len(rfKeys), len(dfsKeys), src)
@@ -203,10 +212,11 @@ func TestRFRelaxedRandomBlocking(t *testing.T) {
 
 // TestRFRelaxedTrylockRandom: rf under TSO and PSO against dfs on random
 // programs whose mutex blocks may be trylocks (randprog.TrylockOptions):
-// both outcomes of each trylock explored, one execution per class dfs
-// sees (a failed trylock told apart by the acquire holding its lock,
-// classKey), dfs's outcomes and findings. MCR_RF_RELAXED_TRYLOCK sets the
-// number of programs (default 20).
+// both outcomes of each trylock explored, every class dfs sees and no
+// other (a failed trylock told apart by the acquire holding its lock,
+// classKey), dfs's outcomes and findings. As under SC (TestRFTrylockRandom)
+// a class may be explored twice with trylocks; the repeats are logged.
+// MCR_RF_RELAXED_TRYLOCK sets the number of programs (default 20).
 func TestRFRelaxedTrylockRandom(t *testing.T) {
 	n := randtest.Count("MCR_RF_RELAXED_TRYLOCK", 20, 20)
 	randtest.RelaxedSweep(t, randtest.Seeds(n), randprog.TrylockOptions(), func(name, src string, m program.MemoryModel) bool {
