@@ -170,12 +170,6 @@ func (d *Z3Decider) decide(ctx context.Context, inst *program.Instance) (program
 	if err := inst.Check(); err != nil {
 		return nil, false, err
 	}
-	for i := range inst.Events {
-		// Failed trylocks are encoded under SC only (lockFailForm).
-		if inst.Events[i].Kind == program.LockFail && inst.Model != program.SC {
-			return nil, false, fmt.Errorf("z3: %w: failed trylocks under %s (%s)", program.ErrUnsupported, inst.Model, inst.Describe(int32(i)))
-		}
-	}
 	timeout := d.Timeout
 	if timeout <= 0 {
 		timeout = DefaultZ3Timeout

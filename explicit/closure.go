@@ -304,10 +304,23 @@ func (c *closer) readsFromRules(r int32, writes []int32) bool {
 
 // lockRules applies the lock conditions: an acquire's only release comes
 // before it (seed 000 Appendix A, seed 004 Remark 1), an acquire of init
-// comes before every release of its lock, and rule L.
+// comes before every release of its lock, a failed trylock with one
+// source comes inside its section (002_29f9f830801bf5b9.txt Section 7),
+// and rule L.
 func (c *closer) lockRules() bool {
 	v, p := c.v, c.p
 	for a := range int32(v.n) {
+		if v.kind[a] == program.LockFail && len(v.src[a]) == 1 {
+			// A failed trylock falls in the section of its only source.
+			h := v.src[a][0]
+			if !c.edge(h, a) {
+				return false
+			}
+			if rel := v.crit[v.loc[h]][v.sec[h]].rel; rel >= 0 && !c.edge(a, rel) {
+				return false
+			}
+			continue
+		}
 		if v.kind[a] != program.Acquire || len(v.src[a]) != 1 {
 			continue
 		}

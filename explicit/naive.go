@@ -159,8 +159,7 @@ func (s *naive) successors(x *nstate, tr *trail) []*nstate {
 				continue
 			}
 		case program.LockFail:
-			// held, under an acquire it may read
-			if h := v.holder(l, x.prefix); h < 0 || v.src[e] != nil && !contains(v.src[e], h) {
+			if !v.failOK(e, x.prefix) {
 				continue
 			}
 		}

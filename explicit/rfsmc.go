@@ -374,6 +374,17 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 				s.tryReplace(a1, nr.ev, s.h.prevRow(s.trPos[r]))
 			}
 		}
+		if nr.ev.Kind == program.LockFail && nr.src != program.InitID && nr.src.Thread != nr.ev.Thread {
+			// The lock rule for a failed trylock (rfsmc_trylock.go):
+			// succeeding in the place of the acquire it found holding
+			// the lock is no mutation of it (that acquire, before it,
+			// would hold the lock in σ).
+			if a1 := int(s.pos[nr.src.Thread][nr.src.Index]); rNew || nr.fresh || a1 >= base {
+				b := nr.ev
+				b.Kind, b.Flags = program.Acquire, b.Flags|program.Try
+				s.tryReplace(a1, b, s.h.prevRow(s.trPos[r]))
+			}
+		}
 	}
 	// Section 7: threads blocked on a lock at the end. Every execution runs
 	// to its end (a violation stops only its thread, program.Failer), so

@@ -29,10 +29,14 @@ package explicit
 // Blocked executions (a failed assume or await: the thread ends early, as
 // under SC, rfsmc.go) are classes of their own, and an execution that ends
 // with threads waiting for a lock gets Section 7's rule for them
-// (rfsmc_relaxed_wait.go). Not yet: trylocks and bounded executions; the
-// search stops there, incomplete, naming the construct (dfs explores
-// them). Data races are decided on every explored trace
-// (rfsmc_relaxed_race.go).
+// (rfsmc_relaxed_wait.go). Trylocks are RMWs of their lock as seed 002
+// Section 7 says (a failed one reads the acquire holding it), both
+// outcomes explored (rfsmc_relaxed_trylock.go; not optimal there, as
+// under SC: a class may come twice). A bounded execution (a
+// thread cut at the event bound, or a tool limit) is a class like any
+// other, as under SC: counted (explore.Stats.Bounded), its reads mutated,
+// and the search goes on to end incomplete. Data races are decided on
+// every explored trace (rfsmc_relaxed_race.go).
 
 import (
 	"context"
@@ -163,12 +167,10 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 		s.rec.Stop(fmt.Sprintf("internal error (a bug in mcr): the execution of a witness deviates from it at step %d", i))
 		return true
 	}
-	if why := unsupportedRelaxed(x); why != "" {
-		s.rec.Execution(x) // its findings are real (a deadlock)
-		s.rec.Stop(why)
-		return true
+	if explore.HasTrylock(x.Trace()) {
+		s.rec.Extra("trylocks", 1) // both outcomes explored (rfsmc_relaxed_trylock.go)
 	}
-	if s.rec.Execution(x) {
+	if s.rec.Execution(x) { // a bounded one is counted and makes the result incomplete
 		return true
 	}
 	t := indexRelaxed(x.Trace())
@@ -232,6 +234,10 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 		if ok && (isNew[b] || inExt[a1]) && s.replace(t, tauT, order, b, mrk) {
 			return true
 		}
+	}
+	// seed 002 Section 7: a failed trylock in another thread's section
+	if s.replaceFailed(t, tauT, order, mrk, isNew, inExt) { // rfsmc_relaxed_trylock.go
+		return true
 	}
 	// seed 002 Section 7: threads waiting for a lock at the end
 	if s.replaceWaiting(t, x, tauT, order, mrk) {
@@ -459,22 +465,9 @@ func deviation(tr *program.Trace, sigma program.Schedule) int {
 	return -1
 }
 
-// unsupportedRelaxed says why x is outside this slice, or "".
-func unsupportedRelaxed(x program.Execution) string {
-	if _, out := x.Done(); out.Kind == program.Bounded {
-		return fmt.Sprintf("--algo rf under TSO/PSO does not handle %s executions yet (use --algo dfs)", out.Kind)
-	}
-	for _, e := range x.Trace().Events {
-		switch {
-		case explore.IsTrylock(&e):
-			return "under TSO/PSO trylocks are not handled yet: their other outcome is not explored (use --algo dfs)"
-		}
-	}
-	return ""
-}
-
 func indexRelaxed(tr *program.Trace) *relaxedTrace {
 	x := program.NewTraceIndex(tr)
+	holds := lockHolders(tr)
 	t := &relaxedTrace{tr: tr, pos: map[program.EventID]int32{}, src: map[program.EventID]int32{},
 		fork: map[program.ThreadID]program.EventID{}, ended: map[program.ThreadID]program.EventID{}}
 	for i := range tr.Events {
@@ -486,6 +479,8 @@ func indexRelaxed(tr *program.Trace) *relaxedTrace {
 		switch e.Kind {
 		case program.Read, program.Acquire:
 			t.src[e.ID()] = x.Src[i]
+		case program.LockFail:
+			t.src[e.ID()] = holds[i] // the acquire holding the lock
 		case program.Fork:
 			t.fork[program.ThreadID(e.Value)] = e.ID()
 		case program.End:
@@ -495,27 +490,32 @@ func indexRelaxed(tr *program.Trace) *relaxedTrace {
 	return t
 }
 
+// isRead reports whether id reads a source: a read, an acquire (the
+// release it follows) or a failed trylock (the acquire holding its lock).
 func (t *relaxedTrace) isRead(id program.EventID) bool {
 	k := t.tr.Events[t.pos[id]].Kind
-	return k == program.Read || k == program.Acquire
+	return k == program.Read || k == program.Acquire || k == program.LockFail
 }
 
 // mutations lists the sources r may read from instead of its own (lines
 // 9-11): the writes (releases, for an acquire) of its location in σ̃ and
-// init; only the extension's writes if r is not in the extension.
+// init, and for a trylock the acquires of other threads too (it fails in
+// their section; rfsmc_relaxed_trylock.go); only the extension's sources
+// if r is not in the extension.
 func (t *relaxedTrace) mutations(r program.EventID, rInExt bool, inExt map[program.EventID]bool) []int32 {
 	e := &t.tr.Events[t.pos[r]]
-	want := program.Write
-	if e.Kind == program.Acquire {
-		want = program.Release
+	if t.ownHeld(r) {
+		return nil // its own thread holds the lock: it fails, whatever the others do
 	}
+	try := explore.IsTrylock(e)
 	var out []int32
 	if rInExt && t.src[r] != -1 {
 		out = append(out, -1)
 	}
 	for i := range t.tr.Events {
 		w := &t.tr.Events[i]
-		if w.Kind == want && w.Loc == e.Loc && int32(i) != t.src[r] && (rInExt || inExt[w.ID()]) {
+		if w.Loc == e.Loc && t.sourceKind(e, w) && int32(i) != t.src[r] && (rInExt || inExt[w.ID()]) &&
+			(!try || w.Kind != program.Acquire || w.Thread != r.Thread) {
 			out = append(out, int32(i))
 		}
 	}

@@ -36,6 +36,7 @@ import (
 	"slices"
 
 	"mcr/program"
+	"mcr/program/explore"
 )
 
 // mutation is τ' of a schedule with its reads-from: every read (acquire)
@@ -121,6 +122,7 @@ func (t *relaxedTrace) instance(m *mutation) (*program.Instance, error) {
 	}
 	sub := *t.tr
 	sub.Events = nil
+	var fails []program.EventID // trylocks that fail in m (placeholders in sub)
 	for i := range t.tr.Events {
 		e := t.tr.Events[i]
 		id := e.ID()
@@ -134,6 +136,13 @@ func (t *relaxedTrace) instance(m *mutation) (*program.Instance, error) {
 			if h, ok := m.half[program.EventID{Thread: id.Thread, Index: id.Index - 1}]; ok && (!h || !e.Is(program.RMWWrite)) {
 				return nil, fmt.Errorf("%v follows a read whose write half changes", id)
 			}
+		}
+		if src, ok := m.src[id]; ok && explore.IsTrylock(&e) && t.trylockAs(&e, src) {
+			// InstanceFromTrace takes sources from the order of sub, in
+			// which a trylock that now fails may find its lock free: an
+			// acquire until its source is set below
+			e.Kind = program.Acquire
+			fails = append(fails, id)
 		}
 		writes, planned := m.half[id]
 		if planned {
@@ -151,6 +160,10 @@ func (t *relaxedTrace) instance(m *mutation) (*program.Instance, error) {
 	inst, err := program.InstanceFromTrace(&sub, program.ReadsFrom)
 	if err != nil {
 		return nil, err
+	}
+	for _, id := range fails {
+		e := &inst.Events[inst.Dense(id)]
+		e.Kind, e.Flags = program.LockFail, e.Flags&^program.Try
 	}
 	for _, id := range m.tau {
 		s, ok := t.sourceOf(m, id)

@@ -173,8 +173,7 @@ func (t *relaxedTrace) heldWrites(past map[program.EventID]bool, heads []*progra
 			}
 			e := &t.tr.Events[t.pos[id]]
 			switch {
-			case e.Kind == program.Fence || e.Kind == program.Acquire || e.Kind == program.Release ||
-				e.Kind == program.Fork || e.Kind == program.Join || e.Is(program.RMW) || e.Is(program.CAS):
+			case program.Drains(e):
 				return nil, false // drains the buffer
 			case e.Kind == program.Write && (t.tr.Model == program.TSO || e.Loc == h.Loc):
 				held[id] = true

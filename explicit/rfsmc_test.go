@@ -281,6 +281,26 @@ func TestRFTrylockRandom(t *testing.T) {
 	t.Logf("%d programs (%d too big for dfs), %d with a failed trylock, %d where rf explores a class twice", n, big, fails, redundant)
 }
 
+// TestRFTrylockFailsFirst compares rf with dfs under SC on
+// testdata/c/mm/trylock.c, whose -DHOLD run has the trylock fail in the
+// first execution: the class where it succeeds before main's section comes
+// only from the lock rule for a failed trylock (rfsmc_trylock.go; rf
+// explored 1 class of 2 and said complete without it).
+func TestRFTrylockFailsFirst(t *testing.T) {
+	for _, defs := range [][]string{nil, {"NOTRY"}, {"HOLD"}} {
+		p, err := cfront.Load("../testdata/c/mm/trylock.c", cfront.Options{Defines: defs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var do observed
+		d, ok := randtest.DFS(p, 5000, observe(&do))
+		if !ok {
+			t.Fatalf("trylock.c %v: dfs cut", defs)
+		}
+		compareSMC(t, fmt.Sprintf("trylock.c %v", defs), p, rfAlgo, d, &do)
+	}
+}
+
 // TestSMCSyncRandom compares rf and rvf with dfs on random small programs
 // over reader-writer locks, semaphores and barriers (randprog.SyncOptions;
 // issue 15); programs with more than 5,000 interleavings are skipped.

@@ -11,6 +11,12 @@ package explicit
 // it). The lines 5-6 alternatives of a trylock are therefore the releases
 // and init (tryRead: a failed one then succeeds) and the acquires of its
 // lock (tryFail: a successful or failed one then fails in that section).
+// One more rule, the blocking-lock rule's twin (detect): a trylock that
+// fails in the section of another thread's acquire a cannot succeed
+// before a by a mutation of its own (a, before it, holds the lock), so a
+// is replaced by it, succeeding with a's source (tryReplace). Without it
+// the class was lost when the first execution had the trylock fail
+// (testdata/c/mm/trylock.c -DHOLD: 1 class of 2, reported complete).
 
 import "mcr/program"
 

@@ -15,8 +15,11 @@ package explicit
 //
 // Extensions (Remark 1 and INSTANCES.md): acquire, release, fork, join and
 // RMW reads drain the buffers like fences (a join also the joined thread's);
-// a release is an atomic write, blocked while its lock is held; an acquire
-// reads the release it follows and needs the lock free; an RMW pair is
+// a release is an atomic write, blocked while its lock is held (or a
+// failed trylock still needs its section open: view.sectionWanted); an
+// acquire reads the release it follows and needs the lock free; a failed
+// trylock drains and needs its lock held by the acquire it reads
+// (view.failOK, VerifyTSO's rule); an RMW pair is
 // "read, write, memory-write" in one step. Accordingly a thread "has a
 // fence ahead" in the fence map when it has any draining event ahead or a
 // join of it is ahead. Closure (Section 4.3) restricts steps to P-minimal
@@ -52,9 +55,6 @@ func (d *VerifyPSO) Decide(ctx context.Context, inst *program.Instance) (program
 func (d *VerifyPSO) decide(ctx context.Context, inst *program.Instance) (program.Witness, bool, error) {
 	if inst.Model != program.PSO {
 		return nil, false, unsupported("verifypso", inst)
-	}
-	if err := failedTrylocks("verifypso", inst); err != nil {
-		return nil, false, err
 	}
 	if inst.Constraint == program.GoodWrites { // verifyrelaxed_good.go
 		return decideGoodRelaxed(ctx, inst, "verifypso")
@@ -239,7 +239,11 @@ func (s *pso) step(e int32, y *relaxedState) bool {
 			return false
 		}
 	case program.Release:
-		if s.held(l, y.st) {
+		if s.held(l, y.st) || v.sectionWanted(e, y.st) {
+			return false
+		}
+	case program.LockFail:
+		if !v.failOK(e, y.st) {
 			return false
 		}
 	}

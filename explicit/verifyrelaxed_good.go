@@ -16,8 +16,11 @@ package explicit
 // buffered write to the location, else memory's) is one of its sources.
 // Executing a thread event early never disables another step: a read or
 // a buffer-write changes nothing another thread can see, a fence, fork,
-// join or begin/end only its own thread's progress, and a release only
-// frees its lock (no other release of it can come first). So every
+// join, begin/end or failed trylock (with its lock held as it needs) only
+// its own thread's progress, and a release only frees its lock (no other
+// release of it can come first; but it closes a section, so a release is
+// held back while a failed trylock may still want that section open:
+// view.sectionWanted, and then branched on). So every
 // witness can be reordered into one that executes them eagerly, and the
 // search is complete. Acquires and RMWs change what other threads can do
 // (the lock, memory), so they are branched on, as memory-writes are.
@@ -54,6 +57,9 @@ func (s *naive) eager(x *nstate, tr *trail) {
 					break
 				}
 				if j := v.joinOf[e]; j >= 0 && !s.emptyBuffers(x, j) {
+					break
+				}
+				if v.kind[e] == program.Release && v.sectionWanted(e, x.prefix) || v.kind[e] == program.LockFail && !v.failOK(e, x.prefix) {
 					break
 				}
 				l := v.loc[e]

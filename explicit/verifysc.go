@@ -29,8 +29,8 @@ package explicit
 // needs its lock free (and, when constrained, its lock's last release among
 // its sources); fork and join extend the program order. A failed trylock
 // (program.LockFail) needs its lock held by one of its sources (acquires;
-// 002_29f9f830801bf5b9.txt Section 7); closure leaves it out (fewer
-// necessary orders, still sound).
+// 002_29f9f830801bf5b9.txt Section 7); closure puts one with a single
+// source inside that source's section.
 
 import (
 	"context"
@@ -280,9 +280,7 @@ func (s *scSearch) canExec(e int32, x *scState) bool {
 	case program.Acquire:
 		return v.lockFree(l, x.prefix) && (v.src[e] == nil || contains(v.src[e], x.mem[l]))
 	case program.LockFail:
-		// held, under an acquire it may read
-		h := v.holder(l, x.prefix)
-		return h >= 0 && (v.src[e] == nil || contains(v.src[e], h))
+		return v.failOK(e, x.prefix)
 	}
 	return true
 }
@@ -416,7 +414,7 @@ func (s *scSearch) followGuide() (program.Witness, bool) {
 				return nil, false
 			}
 		case program.LockFail:
-			if h := v.holder(l, x.prefix); h < 0 || v.src[e] != nil && !contains(v.src[e], h) {
+			if !v.failOK(e, x.prefix) {
 				return nil, false
 			}
 		}

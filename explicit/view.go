@@ -26,10 +26,12 @@ type view struct {
 	src     [][]int32 // allowed sources (program.Instance.Sources)
 	forkOf  []int32   // per thread: the fork event that creates it, or -1
 	joinOf  []int32   // per event: the thread a join waits for, or -1
-	readers [][]int32 // per write or release: the reads or acquires that may read it
+	readers [][]int32 // per write, release or acquire: the reads, acquires or failed trylocks that may read it
 	initRd  [][]int32 // per location or lock: the reads or acquires that may read init
 	crit    [][]crit  // per lock: its critical sections
 	ownPrev []int32   // per read: the latest write of its thread to its location before it, or -1
+	sec     []int32   // per acquire or release: its critical section (index into crit of its lock), else -1
+	anyFail [][]int32 // per lock: its failed trylocks without sources (good writes: any holder)
 
 	// Store-buffer chains (TSO: one per thread; PSO: one per thread and
 	// location; SC: none): the writes of each chain in program order.
@@ -63,7 +65,8 @@ func newView(inst *program.Instance) *view {
 	v := &view{inst: inst, n: n, k: k, d: d, th: make([]int32, n), idx: make([]int32, n), kind: make([]program.Kind, n),
 		loc: make([]int32, n), rmw: make([]bool, n), start: inst.Start, src: inst.Sources, forkOf: make([]int32, k),
 		joinOf: make([]int32, n), readers: make([][]int32, n), initRd: make([][]int32, d), crit: make([][]crit, d),
-		ownPrev: make([]int32, n), chainOf: make([]int32, n), ord: make([]int32, n), thChain: make([][]int32, k)}
+		ownPrev: make([]int32, n), chainOf: make([]int32, n), ord: make([]int32, n), thChain: make([][]int32, k),
+		sec: make([]int32, n), anyFail: make([][]int32, d)}
 	for t := range v.forkOf {
 		v.forkOf[t] = -1
 	}
@@ -74,7 +77,7 @@ func newView(inst *program.Instance) *view {
 		e := &inst.Events[i]
 		v.th[i], v.idx[i], v.kind[i], v.loc[i] = int32(e.Thread), e.Index, e.Kind, int32(e.Loc)
 		v.rmw[i] = e.Kind == program.Read && e.Is(program.RMW)
-		v.joinOf[i], v.ownPrev[i], v.chainOf[i], v.ord[i] = -1, -1, -1, -1
+		v.joinOf[i], v.ownPrev[i], v.chainOf[i], v.ord[i], v.sec[i] = -1, -1, -1, -1, -1
 		tl := [2]int32{v.th[i], v.loc[i]}
 		switch e.Kind {
 		case program.Fork:
@@ -104,9 +107,15 @@ func newView(inst *program.Instance) *view {
 			}
 		case program.Acquire:
 			open[tl] = len(v.crit[e.Loc])
+			v.sec[i] = int32(open[tl])
 			v.crit[e.Loc] = append(v.crit[e.Loc], crit{acq: int32(i), rel: -1})
 		case program.Release:
 			v.crit[e.Loc][open[tl]].rel = int32(i)
+			v.sec[i] = int32(open[tl])
+		case program.LockFail:
+			if v.src[i] == nil {
+				v.anyFail[e.Loc] = append(v.anyFail[e.Loc], int32(i))
+			}
 		}
 		for _, s := range v.src[i] {
 			if s == program.InitSource {
@@ -166,15 +175,34 @@ func (v *view) holder(l int32, prefix []int32) int32 {
 	return -1
 }
 
-// failedTrylocks returns an error if inst has a failed trylock (LockFail)
-// and the decider name does not handle them yet.
-func failedTrylocks(name string, inst *program.Instance) error {
-	for i := range inst.Events {
-		if inst.Events[i].Kind == program.LockFail {
-			return fmt.Errorf("%s: %w: failed trylocks (%s)", name, program.ErrUnsupported, inst.Describe(int32(i)))
+// failOK reports whether failed trylock e may execute after the prefix:
+// its lock is held, under an acquire it may read (one of its sources; any
+// if it has none). 002_29f9f830801bf5b9.txt Section 7: a trylock is an RMW
+// of its lock, and a failed one reads the acquire whose section it falls
+// in. Every explicit decider asks this one predicate.
+func (v *view) failOK(e int32, prefix []int32) bool {
+	h := v.holder(v.loc[e], prefix)
+	return h >= 0 && (v.src[e] == nil || contains(v.src[e], h))
+}
+
+// sectionWanted reports whether release rel must wait: an unexecuted
+// failed trylock may still read the acquire of the section rel closes (it
+// names that acquire, or it has no sources). Closing the section would
+// disable it for good, so a decider that executes releases eagerly
+// (VerifyTSO, the good-writes search) holds them back.
+func (v *view) sectionWanted(rel int32, prefix []int32) bool {
+	l := v.loc[rel]
+	for _, f := range v.readers[v.crit[l][v.sec[rel]].acq] {
+		if !v.done(f, prefix) {
+			return true
 		}
 	}
-	return nil
+	for _, f := range v.anyFail[l] {
+		if !v.done(f, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // drains reports whether e executes only with its thread's buffers empty

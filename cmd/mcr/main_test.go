@@ -192,6 +192,12 @@ func TestMemoryModelCLI(t *testing.T) {
 		{[]string{"check", mm + "casspin.c", "--algo", "rf", "--mm", "tso"}, exitOK, "no finding (search complete)"},
 		{[]string{"check", mm + "casspin.c", "--algo", "mcr", "--mm", "pso"}, exitFinding, "a == b"},
 		{[]string{"check", td + "inputs/bool_writer.c", "--algo", "dfs", "--mm", "tso"}, exitBadInput, "does not support inputs"},
+		// trylocks (both outcomes) and bounded executions: explored under
+		// TSO/PSO as under SC, no longer a stop at the first one
+		{[]string{"check", mm + "trylock.c", "--algo", "rf", "--mm", "tso", "-D", "HOLD", "--keep-going", "--json"}, exitOK, `"executions":2,"rf_classes":2,"outcomes":2,"blocked":0,"blocked_classes":0,"bounded":0,"events":31,"complete":true`},
+		{[]string{"check", mm + "trylock.c", "--algo", "mcr", "--mm", "pso", "-D", "NOTRY", "--decider", "both"}, exitFinding, "!(f == 1 && d == 0)"},
+		{[]string{"check", mm + "bounded.c", "--algo", "rf", "--mm", "pso", "--max-events", "4", "--keep-going", "--json"}, exitIncomplete, `"executions":7,"rf_classes":7,"outcomes":5,"blocked":0,"blocked_classes":0,"bounded":7,"bounded_by":"thread T0.0 reached the event bound (4)"`},
+		{[]string{"check", mm + "bounded.c", "--algo", "mcr", "--mm", "tso", "--max-events", "4"}, exitIncomplete, "incomplete: bounded executions"},
 		{[]string{"bench", "--dir", mm, "--mm", "pso", "--filter", "^mp"}, exitOK, "mp"},
 	})
 	// the seed instances mcr decides under TSO, cross-checked from files
@@ -209,6 +215,14 @@ func TestMemoryModelCLI(t *testing.T) {
 	}
 	if code, out, errs := cli(t, "crosscheck", dump, "--backend", "explicit,naive"); code != exitOK || !strings.Contains(out, "pso rf instances from files") {
 		t.Errorf("crosscheck of the dumped CAS instances: exit %d:\n%s%s", code, out, errs)
+	}
+	// with failed trylocks under TSO
+	dump = t.TempDir()
+	if code, out, errs := cli(t, "check", mm+"trylock.c", "--algo", "mcr", "--mm", "tso", "--keep-going", "--dump-instances", dump); code != exitOK {
+		t.Fatalf("check exit %d:\n%s%s", code, out, errs)
+	}
+	if code, out, errs := cli(t, "crosscheck", dump, "--backend", "explicit,naive"); code != exitOK || !strings.Contains(out, "tso rf instances from files") {
+		t.Errorf("crosscheck of the dumped trylock instances: exit %d:\n%s%s", code, out, errs)
 	}
 	sched := filepath.Join(t.TempDir(), "s.json")
 	if code, out, errs := cli(t, "check", mm+"sb.c", "--algo", "dfs", "--mm", "tso", "--schedule-out", sched); code != exitFinding {

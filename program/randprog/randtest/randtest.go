@@ -102,7 +102,13 @@ func DFS(p program.Program, limit int, opts explore.Options) (r *explore.Result,
 // under memory model m; it fails the test on an error.
 func LoadModel(t testing.TB, name, src string, defines []string, m program.MemoryModel) *cfront.Program {
 	t.Helper()
-	p, err := cfront.LoadSource(name, []byte(src), cfront.Options{Defines: defines})
+	return LoadModelWith(t, name, src, cfront.Options{Defines: defines}, m)
+}
+
+// LoadModelWith is LoadModel with the load options (defines, bounds).
+func LoadModelWith(t testing.TB, name, src string, load cfront.Options, m program.MemoryModel) *cfront.Program {
+	t.Helper()
+	p, err := cfront.LoadSource(name, []byte(src), load)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -117,6 +123,11 @@ type ModelCase struct {
 	explore.Case
 	Model program.MemoryModel
 	Src   string
+}
+
+// Load returns the load options of the run: its defines and event bound.
+func (c *ModelCase) Load() cfront.Options {
+	return cfront.Options{Defines: c.DefineList(), MaxEvents: c.MaxEvents}
 }
 
 // ModelCases returns the runs of the testdata directory dir whose memory
