@@ -21,9 +21,10 @@ package explicit
 // potential source for an ancestor's read of its location (line 4). A
 // lock acquire is a read of its mutex and a release a write: each release
 // is a value of its own, and init (the lock never released) is one too.
-// Spawn and join extend program order. One change: Lemma 1 needs the
-// mutated read in every maximal trace, and an acquire may instead wait
-// forever (a deadlock), so an acquire never stops the loop of line 13.
+// Spawn and join extend program order. Backtrack signals cover acquires
+// too, with the signal of signal's comment: a pending acquire of the
+// same mutex by another thread (without them, 13 threads on disjoint
+// mutexes made 2^13 calls for one execution: issue 17).
 //
 // Blocked executions (issue 12): a thread whose __VERIFIER_assume fails is
 // stuck (program.Stuck) and the executor runs the others on, so the trace
@@ -230,6 +231,9 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			if e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) {
 				s.signal(program.ThreadID(t), locKey{e.Loc, false})
 			}
+			if e.Kind == program.Acquire { // waiting or not: see signal
+				s.signal(program.ThreadID(t), locKey{e.Loc, true})
+			}
 			if st != program.Enabled || !readLike(&e) {
 				continue
 			}
@@ -284,10 +288,8 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	for backtrack && len(mutate) > 0 {
 		r := mutate[0]
 		mutate = mutate[1:]
-		if _, ok := C[r.ID()]; !ok && r.Kind == program.Read {
-			// Lines 15-16. Lemma 1 needs r in every maximal trace, which
-			// an acquire is not: it may wait forever (a deadlock), so
-			// an acquire never stops the loop.
+		if _, ok := C[r.ID()]; !ok {
+			// Lines 15-16 (for an acquire too: see signal).
 			backtrack = false
 		}
 		// Lines 17-18: the visible sources C allows, grouped by value.
@@ -436,7 +438,30 @@ func (p *rvfPred) shown(tr *program.Trace) bool {
 }
 
 // signal sets the backtrack signal of every ancestor read of loc in
-// another thread than t (lines 3-5).
+// another thread than t (lines 3-5). For a read, t's event is a write
+// (or a pending RMW or CAS, Appendix A); for an acquire of mutex l, a
+// release of l or a pending acquire of l, enabled or waiting.
+//
+// Why acquires need the pending acquires (Lemma 1 of seed 000 for an
+// acquire r of l, enabled after σ̃, r not in dom(C)): the loop of line 13
+// may stop after r only if no trace σ' satisfying GoodW and C lacks r
+// (r waits forever: a deadlock, or l held by a thread that ended) or has
+// r follow a release not in σ̃. In either case some acquire of l by
+// another thread is in σ' and not in E(σ̃) (l is free after σ̃); let a be
+// the first. σ1, the prefix of σ' before a, followed by the events of
+// E(σ̃) that come after a in σ', is a trace satisfying GoodW and C: the
+// events removed are not in E(σ̃), every read and acquire of E(σ̃) keeps
+// its source, and none of the events moved touches l (the first acquire
+// of l after a's release reads a release not in σ̃, and so on). After it
+// l is free and both r and a are the next events of their threads, so r
+// can run reading a release of σ̃ (or init), and a stays pending in every
+// maximal extension, run or waiting forever. The child of that value
+// group explores such an extension (completeness, by induction), and on
+// its path some call sees a pending: acquires never run in the
+// extensions of line 1, so every acquire of a trace is pending in some
+// call on its path, or at its leaf. So the signal is set. With releases
+// alone, or without the waiting acquires, rvf lost outcomes of random
+// programs over several mutexes (TestRVFLocksRandom, program 20).
 func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
 	for a := s.anc; a != nil; a = a.up {
 		if a.loc == loc && a.thread != t {
