@@ -37,10 +37,12 @@ package explicit
 // pending acquire, which lines 6-11 mutate as any enabled-or-waiting read
 // of the mutex (Appendix A).
 //
-// Two shortcuts, neither changing what is explored: the value group that
+// Three shortcuts, none changing what is explored: the value group that
 // holds the active write of σ̃ needs no VerifySC, σ̃∘r is its witness (the
-// auxiliary trace of Section 4.2); and a child whose witness is σ̃∘r goes
-// on from the parent's execution instead of running σ' again.
+// auxiliary trace of Section 4.2); a child whose witness is σ̃∘r goes
+// on from the parent's execution instead of running σ' again; and a read
+// with one possible source runs in place, its call's level resumed only
+// if a signal asks for it (rvfsmc_steps.go).
 //
 // Executions are counted at the leaves, the calls whose extension ends the
 // execution (every thread finished, blocked or failed): one per explored
