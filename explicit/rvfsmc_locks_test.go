@@ -93,12 +93,12 @@ func lockProgram(seed int64) string {
 }
 
 // TestRVFLocksRandom compares rf and rvf with dfs on lockProgram's
-// programs (SMC_LOCKS sets how many; default 150, 40 with -short): the
+// programs (SMC_LOCKS sets how many; default 60, 25 with -short): the
 // same outcomes and findings (deadlocks included), complete searches, rf
 // one execution per class and rvf at most that; programs with more than
 // 20,000 interleavings are skipped.
 func TestRVFLocksRandom(t *testing.T) {
-	n := randtest.Count("SMC_LOCKS", 150, 40)
+	n := randtest.Count("SMC_LOCKS", 60, 25)
 	big, deadlocks := 0, 0
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := lockProgram(seed)
