@@ -12,11 +12,13 @@ package explicit
 // Appendix A), every acquire after the release it follows.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"mcr/program"
 	"mcr/program/explore"
@@ -95,39 +97,76 @@ type locKey struct {
 // instanceLocs numbers the locations and locks of an event set densely,
 // in the order of (location, lock) so that the numbering is a function of
 // the set alone (explorations on several workers build the same instances
-// as on one).
-func instanceLocs(tr *program.Trace, events []program.Event) (map[locKey]program.Loc, []string, []int64) {
+// as on one): the keys in that order (a key's number is its index, found
+// by locNumber), their names and initial values. Sorting a slice instead
+// of filling two maps, and names shared by every instance, made it a
+// third as costly (it was a tenth of mcr's time on indexer.c, issue 17).
+func instanceLocs(tr *program.Trace, events []program.Event) ([]locKey, []string, []int64) {
 	var keys []locKey
-	seen := map[locKey]bool{}
 	for i := range events {
 		e := &events[i]
 		if e.Kind == program.LockFail || !e.Kind.IsAccess() && !e.Kind.IsLock() {
 			continue // a placed failed trylock's lock comes with its source
 		}
-		if k := (locKey{e.Loc, e.Kind.IsLock()}); !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
+		keys = append(keys, locKey{e.Loc, e.Kind.IsLock()})
 	}
-	sort.Slice(keys, func(a, b int) bool {
-		if keys[a].loc != keys[b].loc {
-			return keys[a].loc < keys[b].loc
-		}
-		return !keys[a].lock && keys[b].lock
-	})
-	id := make(map[locKey]program.Loc, len(keys))
+	slices.SortFunc(keys, cmpLocKey)
+	keys = slices.Compact(keys)
 	names := make([]string, len(keys))
 	init := make([]int64, len(keys))
+	table := locNameTable(len(keys))
 	for i, k := range keys {
-		id[k] = program.Loc(i)
-		prefix := "x"
-		if k.lock {
-			prefix = "m"
-		}
-		names[i] = prefix + strconv.Itoa(i)
+		names[i] = table[btoi(k.lock)][i]
 		init[i] = tr.InitValue(k.loc)
 	}
-	return id, names, init
+	return keys, names, init
+}
+
+// cmpLocKey orders location keys by location, a memory location before a
+// lock of the same number.
+func cmpLocKey(a, b locKey) int {
+	switch {
+	case a.loc != b.loc:
+		return cmp.Compare(a.loc, b.loc)
+	case a.lock == b.lock:
+		return 0
+	case b.lock:
+		return -1
+	}
+	return 1
+}
+
+// locNumber returns the number of k among keys (instanceLocs' order).
+func locNumber(keys []locKey, k locKey) program.Loc {
+	i, _ := slices.BinarySearchFunc(keys, k, cmpLocKey)
+	return program.Loc(i)
+}
+
+// locNames caches the names of instance locations: x0, x1, ... (index
+// 0) and m0, m1, ... (index 1), grown under the mutex; an entry is never
+// changed, so slices handed out stay valid.
+var locNames struct {
+	sync.Mutex
+	names [2][]string
+}
+
+// locNameTable returns the name tables with at least n names each.
+func locNameTable(n int) [2][]string {
+	locNames.Lock()
+	defer locNames.Unlock()
+	for k, prefix := range [2]string{"x", "m"} {
+		for len(locNames.names[k]) < n {
+			locNames.names[k] = append(locNames.names[k], prefix+strconv.Itoa(len(locNames.names[k])))
+		}
+	}
+	return locNames.names
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // smcInstance builds the SC consistency instance of an event set. events
@@ -156,7 +195,7 @@ func smcInstance(c program.Constraint, tr *program.Trace, events []program.Event
 		inst.Threads[t] = tr.Threads[t].Name
 		inst.Start[t+1] = inst.Start[t] + count[t]
 	}
-	locID, locNames, locInit := instanceLocs(tr, events)
+	locKeys, names, locInit := instanceLocs(tr, events)
 	inst.Events = make([]program.Event, len(events))
 	placed := make([]bool, len(events))
 	srcOf := make([][]program.EventID, len(events))
@@ -174,13 +213,13 @@ func smcInstance(c program.Constraint, tr *program.Trace, events []program.Event
 			e.Kind, e.Loc = program.Fence, 0 // a caller that does not place it
 		}
 		if e.Kind.IsAccess() || e.Kind.IsLock() {
-			e.Loc = locID[locKey{e.Loc, e.Kind.IsLock()}]
+			e.Loc = locNumber(locKeys, locKey{e.Loc, e.Kind.IsLock()})
 		}
 		e.Pos = program.Pos{}
 		inst.Events[d] = e
 		srcOf[d] = sources[i]
 	}
-	inst.Locs, inst.Init = locNames, locInit
+	inst.Locs, inst.Init = names, locInit
 	inst.Sources = make([][]int32, len(events))
 	for d := range inst.Events {
 		e := &inst.Events[d]
@@ -322,8 +361,10 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 	sort.Slice(locs, func(a, b int) bool { return locs[a] < locs[b] })
 	seen := map[[2]program.Pos]bool{} // position pairs reported (here or before)
 	var held [][]program.Loc
+	var mhb *syncOrder
 	if predict != nil {
 		held = heldLocks(tr)
+		mhb = newSyncOrder(tr)
 	}
 	polls := 0
 	for _, l := range locs {
@@ -356,8 +397,14 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 					continue
 				}
 				unordered := !h.before(a, h.prevRow(b)) && !h.before(b, h.prevRow(a))
-				if !unordered && predict == nil {
-					continue // checked before the key, which costs a string per pair
+				if !unordered && (predict == nil || mhb.atMost(a, b) || mhb.atMost(b, a)) {
+					// Checked before the key, which costs a string per pair.
+					// A pair that must-happen-before (program order, fork,
+					// join) orders is never enabled together: its query is
+					// unsatisfiable (main's write of a thread's argument and
+					// the thread's read of it: 14 queries per execution of
+					// indexer.c, 30% of mcr's time, issue 17).
+					continue
 				}
 				pk := posPair(ea.Pos, eb.Pos)
 				if seen[pk] {

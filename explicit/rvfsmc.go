@@ -21,9 +21,10 @@ package explicit
 // potential source for an ancestor's read of its location (line 4). A
 // lock acquire is a read of its mutex and a release a write: each release
 // is a value of its own, and init (the lock never released) is one too.
-// Spawn and join extend program order. One change: Lemma 1 needs the
-// mutated read in every maximal trace, and an acquire may instead wait
-// forever (a deadlock), so an acquire never stops the loop of line 13.
+// Spawn and join extend program order. Backtrack signals cover acquires
+// too, with the signal of signal's comment: a pending acquire of the
+// same mutex by another thread (without them, 13 threads on disjoint
+// mutexes made 2^13 calls for one execution: issue 17).
 //
 // Blocked executions (issue 12): a thread whose __VERIFIER_assume fails is
 // stuck (program.Stuck) and the executor runs the others on, so the trace
@@ -36,10 +37,12 @@ package explicit
 // pending acquire, which lines 6-11 mutate as any enabled-or-waiting read
 // of the mutex (Appendix A).
 //
-// Two shortcuts, neither changing what is explored: the value group that
+// Three shortcuts, none changing what is explored: the value group that
 // holds the active write of σ̃ needs no VerifySC, σ̃∘r is its witness (the
-// auxiliary trace of Section 4.2); and a child whose witness is σ̃∘r goes
-// on from the parent's execution instead of running σ' again.
+// auxiliary trace of Section 4.2); a child whose witness is σ̃∘r goes
+// on from the parent's execution instead of running σ' again; and a read
+// with one possible source runs in place, its call's level resumed only
+// if a signal asks for it (rvfsmc_steps.go).
 //
 // Executions are counted at the leaves, the calls whose extension ends the
 // execution (every thread finished, blocked or failed): one per explored
@@ -136,7 +139,7 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 	return runSMC(cfg.Name, opts, cfg.Workers, func(root *smcCtx) {
 		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root}
 		s.races = raceReporter{sink: root}
-		s.call(nil, rvfCausal{}, nil, nil)
+		s.call(nil, rvfCausal{}, nil, nil, nil)
 	})
 }
 
@@ -169,11 +172,12 @@ type rvfSMC struct {
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
 // s.good. If live is not nil, it is an execution that has run σ already
-// (the parent's, when σ is σ̃∘r), else σ is run from the start. pred, if
+// (the parent's, when σ is σ̃∘r), else σ is run from the start; sw, if
+// not nil, has followed live's trace so far (steps). pred, if
 // not nil, is the parent's finding about σ (RVFConfig.PredictNull),
 // reported here so that findings come in depth-first order on any number
 // of workers. It returns true if the exploration must stop.
-func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, pred *rvfPred) bool {
+func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, pred *rvfPred) bool {
 	if s.ctx.Err() != nil {
 		s.sink.Stop(explore.StopReason(s.ctx), false)
 		return true
@@ -184,6 +188,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	// Line 1: σ̃ := σ∘σ̂, σ̂ a maximal extension without reads.
 	x := live
 	if x == nil {
+		sw = nil
 		var err error
 		if x, _, err = runSchedule(s.p, sigma); err != nil {
 			s.sink.Extra("replay_errors", 1)
@@ -201,75 +206,26 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return true
 		}
 	}
-	// Line 1 and lines 2-11, repeated while the only read to mutate is
-	// forced (forcedRead): its one child would be σ̃∘r on x itself.
-	var (
-		mutate []program.Event
-		forced []program.EventID // reads stepped as forced, whose good writes this call set
-		single *singleWriters
-	)
-	defer func() {
-		for _, id := range forced {
-			delete(s.good, id)
+	return s.steps(x, C, sw)
+}
+
+// mutateAll is lines 12-30 of the call whose σ̃ is tr (lines 1-11 are
+// steps'), mutate being the reads of lines 6-11 still to mutate. x, if not
+// nil, is an execution that has run σ̃ (else a resumed level, whose
+// children run their witnesses from the start), and sw, if not nil, has
+// followed it (for the child that goes on from x). If tail, nothing of the
+// caller is used after the last child, which may then run as a tail
+// call. It returns true if the exploration must stop.
+func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWriters, mutate []program.Event, C rvfCausal, tail bool) bool {
+	if x != nil {
+		if over, _ := x.Done(); over || len(mutate) == 0 {
+			// A maximal trace: the leaf of its class.
+			return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 		}
-	}()
-	for {
-		n := len(x.Trace().Events)
-		extendNoReads(x)
-		tr := x.Trace()
-		// Lines 2-5: the writes of σ̂ (and pending RMWs, Appendix A) are new
-		// sources for the ancestors' reads of their location.
-		for i := n; i < len(tr.Events); i++ {
-			if e := &tr.Events[i]; e.Kind == program.Write || e.Kind == program.Release {
-				s.signal(e.Thread, locKey{e.Loc, e.Kind == program.Release})
-			}
-		}
-		mutate = mutate[:0] // lines 6-11
-		for t := 0; t < x.Threads(); t++ {
-			e, st := x.Pending(program.ThreadID(t))
-			if e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) {
-				s.signal(program.ThreadID(t), locKey{e.Loc, false})
-			}
-			if st != program.Enabled || !readLike(&e) {
-				continue
-			}
-			if _, ok := C[e.ID()]; ok {
-				mutate = append(mutate, e)
-			} else {
-				mutate = append([]program.Event{e}, mutate...)
-			}
-		}
-		if over, _ := x.Done(); over || len(mutate) != 1 || !s.mayBeForced(C, &mutate[0]) {
-			break // before singleWriters' pass over the trace, which costs
-		}
-		if single == nil {
-			single = newSingleWriters(s.good)
-		}
-		single.add(tr)
-		w, ok := s.forcedRead(single, C, mutate[0])
-		if !ok {
-			break
-		}
-		r := mutate[0].ID()
-		s.good[r] = []program.EventID{w}
-		forced = append(forced, r)
-		s.sink.Extra("forced_reads", 1)
-		x.Step(r.Thread)
-	}
-	snap := *x.Trace() // x runs on below (args), so keep σ̃ as it is now
-	snap.Events = snap.Events[:len(snap.Events):len(snap.Events)]
-	tr := &snap
-	if s.cfg.validate { // O(|σ̃|) per call: a check of the implementation
-		s.checkValues(tr)
-	}
-	noteTrylocks(s.sink, tr)
-	if over, _ := x.Done(); over || len(mutate) == 0 {
-		// A maximal trace: the leaf of its class.
-		return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 	}
 	guide := tr.Schedule()
-	if s.learnCASArgs(x, guide, mutate) {
-		x = nil // it ran on
+	if x != nil && s.learnCASArgs(x, guide, mutate) {
+		x, sw = nil, nil // it ran on
 	}
 	plain := make(program.Schedule, 0, len(guide)) // σ̃ without RMW write halves, as witnesses are
 	for i := range tr.Events {
@@ -284,10 +240,8 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	for backtrack && len(mutate) > 0 {
 		r := mutate[0]
 		mutate = mutate[1:]
-		if _, ok := C[r.ID()]; !ok && r.Kind == program.Read {
-			// Lines 15-16. Lemma 1 needs r in every maximal trace, which
-			// an acquire is not: it may wait forever (a deadlock), so
-			// an acquire never stops the loop.
+		if _, ok := C[r.ID()]; !ok {
+			// Lines 15-16 (for an acquire too: see signal).
 			backtrack = false
 		}
 		// Lines 17-18: the visible sources C allows, grouped by value.
@@ -354,16 +308,17 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			}
 			// Lines 23-28.
 			var live program.Execution
+			var liveSW *singleWriters
 			if x != nil && len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain) {
 				// σ' = σ̃∘r: the child goes on from x instead of running σ' again.
 				x.Step(r.Thread)
-				live, x = x, nil
+				live, x, liveSW, sw = x, nil, sw, nil
 			}
 			// Another worker takes the child only if this one has another
 			// child to run meanwhile (else it would only wait for it).
 			spawned := s.sink.spawn(func() bool { return gi+1 < len(groups) })
 			if !spawned && len(pending) == 0 {
-				if gi == len(groups)-1 && len(mutate) == 0 {
+				if tail && gi == len(groups)-1 && len(mutate) == 0 {
 					// The last child of the last read, as a tail call:
 					// nothing of this call is used after it, so its trace,
 					// clocks and schedules are dead and can be collected
@@ -371,15 +326,15 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 					// per level, and keeping them alive made memory grow
 					// with the square of its length (issue 13: a spinning
 					// thread took 8 GB in 10 s, now 240 MB).
-					return s.descend(w, C, live, pred, anc, r.ID(), group)
+					return s.descend(w, C, live, liveSW, pred, anc, r.ID(), group)
 				}
-				if s.descend(w, C, live, pred, anc, r.ID(), group) {
+				if s.descend(w, C, live, liveSW, pred, anc, r.ID(), group) {
 					return true
 				}
 				continue
 			}
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
-			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, pred) })
+			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, pred) })
 			pending = append(pending, c)
 		}
 		for len(pending) > 0 {
@@ -392,12 +347,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			}
 		}
 		backtrack = anc.signal.Load()
-		// Lines 29-30: C(r)(thr) := |E(σ̃)_thr|.
-		cnt := make([]int32, len(tr.Threads))
-		for i := range tr.Events {
-			cnt[tr.Events[i].Thread]++
-		}
-		C[r.ID()] = cnt
+		C[r.ID()] = threadCounts(tr) // lines 29-30: C(r)(thr) := |E(σ̃)_thr|
 	}
 	if len(mutate) > 0 {
 		s.sink.Extra("pruned_by_backtrack", float64(len(mutate)))
@@ -408,10 +358,10 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 // descend runs the child call σ' = w of read r (GoodW(r) = group, anc its
 // ancestor entry) in this goroutine and restores this call's state after
 // it. It returns true if the exploration must stop.
-func (s *rvfSMC) descend(w program.Schedule, C rvfCausal, live program.Execution, pred *rvfPred, anc *rvfAncestor, r program.EventID, group []program.EventID) bool {
+func (s *rvfSMC) descend(w program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, pred *rvfPred, anc *rvfAncestor, r program.EventID, group []program.EventID) bool {
 	s.good[r] = group
 	s.anc = anc
-	stop := s.call(w, C.clone(), live, pred)
+	stop := s.call(w, C.clone(), live, sw, pred)
 	s.anc = anc.up
 	delete(s.good, r)
 	return stop
@@ -436,7 +386,30 @@ func (p *rvfPred) shown(tr *program.Trace) bool {
 }
 
 // signal sets the backtrack signal of every ancestor read of loc in
-// another thread than t (lines 3-5).
+// another thread than t (lines 3-5). For a read, t's event is a write
+// (or a pending RMW or CAS, Appendix A); for an acquire of mutex l, a
+// release of l or a pending acquire of l, enabled or waiting.
+//
+// Why acquires need the pending acquires (Lemma 1 of seed 000 for an
+// acquire r of l, enabled after σ̃, r not in dom(C)): the loop of line 13
+// may stop after r only if no trace σ' satisfying GoodW and C lacks r
+// (r waits forever: a deadlock, or l held by a thread that ended) or has
+// r follow a release not in σ̃. In either case some acquire of l by
+// another thread is in σ' and not in E(σ̃) (l is free after σ̃); let a be
+// the first. σ1, the prefix of σ' before a, followed by the events of
+// E(σ̃) that come after a in σ', is a trace satisfying GoodW and C: the
+// events removed are not in E(σ̃), every read and acquire of E(σ̃) keeps
+// its source, and none of the events moved touches l (the first acquire
+// of l after a's release reads a release not in σ̃, and so on). After it
+// l is free and both r and a are the next events of their threads, so r
+// can run reading a release of σ̃ (or init), and a stays pending in every
+// maximal extension, run or waiting forever. The child of that value
+// group explores such an extension (completeness, by induction), and on
+// its path some call sees a pending: acquires never run in the
+// extensions of line 1, so every acquire of a trace is pending in some
+// call on its path, or at its leaf. So the signal is set. With releases
+// alone, or without the waiting acquires, rvf lost outcomes of random
+// programs over several mutexes (TestRVFLocksRandom, program 20).
 func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
 	for a := s.anc; a != nil; a = a.up {
 		if a.loc == loc && a.thread != t {
@@ -583,143 +556,6 @@ func shadowedInSection(tr *program.Trace, at [][]int32, r program.Event) func(w 
 		}
 	}
 	return func(w int32) bool { return shadowed[w] }
-}
-
-// singleWriters follows, over a growing trace, which locations have
-// totally ordered writes (each must happen before the next), their last
-// write, and must-happen-before as vector clocks, for forcedRead.
-// Must-happen-before here is program order, fork, join, and the order of
-// a release before an acquire whose good writes are that release alone:
-// every witness of the call's (X, GoodW) keeps it, so a critical section
-// entered after another sees the writes made in it in that order (a loop
-// inside a critical section that another thread entered before: issue 17).
-type singleWriters struct {
-	ordered map[program.Loc]bool            // every write must happen before the next
-	maxW    map[program.Loc][]int32         // per thread: 1 + index of its last write there
-	last    map[program.Loc]program.EventID // the last write
-	rel     map[program.EventID][]int32     // the clock of each release
-	good    map[program.EventID][]program.EventID
-	clock   [][]int32 // per thread: events of each thread before its next one
-	seen    int       // events of the trace added
-	k       int       // threads of the trace: the width rows are allocated at
-}
-
-// newSingleWriters follows a trace whose reads and acquires have the good
-// writes good (read only; entries set later must not change earlier ones).
-func newSingleWriters(good map[program.EventID][]program.EventID) *singleWriters {
-	return &singleWriters{ordered: map[program.Loc]bool{}, maxW: map[program.Loc][]int32{},
-		last: map[program.Loc]program.EventID{}, rel: map[program.EventID][]int32{}, good: good}
-}
-
-// widen returns c extended with zeros to length n, allocating at most once
-// for the trace's threads (sw.k): rows grew one thread at a time before.
-func (sw *singleWriters) widen(c []int32, n int) []int32 {
-	if len(c) >= n {
-		return c
-	}
-	if cap(c) < n {
-		d := make([]int32, len(c), max(n, sw.k))
-		copy(d, c)
-		c = d
-	}
-	return c[:n]
-}
-
-func (sw *singleWriters) clockOf(t program.ThreadID) []int32 {
-	for int(t) >= len(sw.clock) {
-		sw.clock = append(sw.clock, nil)
-	}
-	return sw.clock[t]
-}
-
-// join makes thread t's clock at least c.
-func (sw *singleWriters) join(t program.ThreadID, c []int32) {
-	own := sw.widen(sw.clockOf(t), len(c))
-	for u, n := range c {
-		own[u] = max(own[u], n)
-	}
-	sw.clock[t] = own
-}
-
-func (sw *singleWriters) add(tr *program.Trace) {
-	sw.k = max(sw.k, len(tr.Threads))
-	for ; sw.seen < len(tr.Events); sw.seen++ {
-		e := &tr.Events[sw.seen]
-		if e.Kind == program.Acquire {
-			if g := sw.good[e.ID()]; len(g) == 1 {
-				sw.join(e.Thread, sw.rel[g[0]])
-			}
-		}
-		sw.join(e.Thread, nil)
-		c := sw.widen(sw.clock[e.Thread], int(e.Thread)+1)
-		c[e.Thread] = e.Index + 1
-		sw.clock[e.Thread] = c
-		switch e.Kind {
-		case program.Fork:
-			sw.join(program.ThreadID(e.Value), c)
-		case program.Join:
-			if e.Value >= 0 {
-				sw.join(e.Thread, sw.clockOf(program.ThreadID(e.Value)))
-			}
-		case program.Release:
-			sw.rel[e.ID()] = slices.Clone(c)
-		case program.Write:
-			mw := sw.maxW[e.Loc]
-			ordered := true
-			for u, n := range mw {
-				if u != int(e.Thread) && (u >= len(c) || c[u] < n) {
-					ordered = false
-					break
-				}
-			}
-			mw = sw.widen(mw, int(e.Thread)+1)
-			mw[e.Thread] = e.Index + 1
-			sw.maxW[e.Loc] = mw
-			sw.ordered[e.Loc] = ordered // the earlier writes are hidden by this one
-			sw.last[e.Loc] = e.ID()
-		}
-	}
-}
-
-// before reports whether w must happen before the next event of thread t.
-func (sw *singleWriters) before(w program.EventID, t program.ThreadID) bool {
-	c := sw.clockOf(t)
-	return int(w.Thread) < len(c) && c[w.Thread] > w.Index
-}
-
-// forcedRead reports whether r, the only read lines 6-11 give a call, is
-// forced, and its source: a plain read (no RMW, CAS or lock, no
-// dereference a null prediction may be asked about) that C leaves
-// undefined, of a location whose writes so far each must happen before
-// the next (one thread's, or made in critical sections entered one after
-// another), and whose last write must happen before r. That write hides
-// the earlier ones and init, so VisibleW(r) is that one write, the active write of σ̃, and
-// lines 12-28
-// make exactly one child, σ̃∘r (the auxiliary trace), after which the
-// loop ends (r is not in C: lines 15-16). The call then steps r itself
-// instead of recursing: a long run of such reads (a loop inside a
-// critical section, a spinning thread) cost a level each, O(|σ̃|) time
-// and memory per level (issue 13 case 1, issue 17: a 200,000-event run
-// took 7 GB and never finished its first execution). The skipped levels'
-// causal maps would die with them (each child gets a copy) and their
-// ancestors' backtrack signals stop no one (their loops end anyway); their
-// good writes are set for the subtree as descend does.
-func (s *rvfSMC) forcedRead(sw *singleWriters, C rvfCausal, r program.Event) (program.EventID, bool) {
-	if !s.mayBeForced(C, &r) || !sw.ordered[r.Loc] || !sw.before(sw.last[r.Loc], r.Thread) {
-		return program.EventID{}, false
-	}
-	return sw.last[r.Loc], true
-}
-
-// mayBeForced reports the conditions of forcedRead on r alone: a plain
-// read (no RMW, CAS or lock, no dereference a null prediction may be asked
-// about) that C leaves undefined.
-func (s *rvfSMC) mayBeForced(C rvfCausal, r *program.Event) bool {
-	if r.Kind != program.Read || r.Is(program.RMW) || r.Is(program.CAS) || s.cfg.PredictNull && r.Is(program.Deref) {
-		return false
-	}
-	_, ok := C[r.ID()]
-	return !ok
 }
 
 // rvfQuery is what the queries of one read r share: σ̃ (tr, its schedule
