@@ -283,7 +283,7 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		c.emit(instr{op: opBuiltin, a: bAtomicStore, k: 2, w: w, flag: flagIf(s, fSigned), pos: pos})
 		return true
 	}
-	if c.rwlockCall(x, name, as) || c.barrierCall(x, name, as) || c.semCall(x, name, as) {
+	if c.rwlockCall(x, name, as) || c.barrierCall(x, name, as) || c.semCall(x, name, as) || c.mathCall(x, name, as) {
 		return true
 	}
 	spec, ok := builtinSpecs[name]
@@ -304,6 +304,9 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		c.needArgs(x, name, as, spec.keep)
 		w, s := c.atomicWidth(as[0])
 		et := pointee(c.rtype(as[0]))
+		if floatWidth(et) != 0 && spec.id != bAtomicLoad && spec.id != bAtomicStore && spec.id != bAtomicXchg {
+			c.unsupported(x, name+" on a floating-point object") // the builtins' arithmetic is on integers
+		}
 		c.expr(as[0])
 		for _, a := range as[1:spec.keep] {
 			c.exprTo(a, et)

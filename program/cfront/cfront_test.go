@@ -35,57 +35,72 @@ func loadSrc(t *testing.T, src string) *Program {
 	return p
 }
 
-// TestSemantics runs testdata/semantics.c, whose asserts check C semantics,
-// and cross-checks the file itself with gcc when available.
+// semanticsFiles are the single-threaded semantics files, each with the
+// extra gcc flags it needs.
+var semanticsFiles = []struct {
+	file  string
+	flags []string
+}{
+	{"testdata/semantics.c", nil},
+	{"testdata/semantics_float.c", []string{"-lm"}},
+}
+
+// TestSemantics runs the semantics files, whose asserts check C semantics,
+// and cross-checks each file itself with gcc when available.
 func TestSemantics(t *testing.T) {
-	p, err := Load("testdata/semantics.c", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, out := runDefault(t, p); out.Kind != program.Normal {
-		t.Fatalf("outcome %s: %s at %s", out.Kind, out.Message, out.Pos)
-	}
-	if gcc, err := exec.LookPath("gcc"); err == nil {
-		bin := filepath.Join(t.TempDir(), "sem")
-		if out, err := exec.Command(gcc, "-std=gnu11", "-pthread", "-o", bin, "testdata/semantics.c").CombinedOutput(); err != nil {
-			t.Fatalf("gcc: %v\n%s", err, out)
+	for _, sf := range semanticsFiles {
+		p, err := Load(sf.file, Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if out, err := exec.Command(bin).CombinedOutput(); err != nil {
-			t.Fatalf("the gcc build of semantics.c fails its own asserts: %v\n%s", err, out)
+		if _, out := runDefault(t, p); out.Kind != program.Normal {
+			t.Fatalf("%s: outcome %s: %s at %s", sf.file, out.Kind, out.Message, out.Pos)
+		}
+		if gcc, err := exec.LookPath("gcc"); err == nil {
+			bin := filepath.Join(t.TempDir(), "sem")
+			args := append([]string{"-std=gnu11", "-pthread", "-o", bin, sf.file}, sf.flags...)
+			if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+				t.Fatalf("gcc: %v\n%s", err, out)
+			}
+			if out, err := exec.Command(bin).CombinedOutput(); err != nil {
+				t.Fatalf("the gcc build of %s fails its own asserts: %v\n%s", sf.file, err, out)
+			}
 		}
 	}
 }
 
-// TestSemanticsMutants negates each assert of semantics.c in turn: the
-// interpreter must report that assertion failing at that line, so that a
-// wrong evaluation cannot pass unnoticed.
+// TestSemanticsMutants negates each assert of the semantics files in turn:
+// the interpreter must report that assertion failing at that line, so that
+// a wrong evaluation cannot pass unnoticed.
 func TestSemanticsMutants(t *testing.T) {
-	src, err := os.ReadFile("testdata/semantics.c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
-	re := regexp.MustCompile(`^(\s*)assert\((.*)\);$`)
-	n := 0
-	for i, line := range lines {
-		m := re.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n++
-		mut := append([]string{}, lines...)
-		mut[i] = m[1] + "assert(!(" + m[2] + "));"
-		p, err := LoadSource("mutant.c", []byte(strings.Join(mut, "\n")), Options{})
+	for _, sf := range semanticsFiles {
+		src, err := os.ReadFile(sf.file)
 		if err != nil {
-			t.Fatalf("line %d: %v", i+1, err)
+			t.Fatal(err)
 		}
-		_, out := runDefault(t, p)
-		if out.Kind != program.AssertionFailure || int(out.Pos.Line) != i+1 {
-			t.Errorf("negated assert on line %d: outcome %s at %s, want assertion failure there", i+1, out.Kind, out.Pos)
+		lines := strings.Split(string(src), "\n")
+		re := regexp.MustCompile(`^(\s*)assert\((.*)\);$`)
+		n := 0
+		for i, line := range lines {
+			m := re.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			n++
+			mut := append([]string{}, lines...)
+			mut[i] = m[1] + "assert(!(" + m[2] + "));"
+			p, err := LoadSource("mutant.c", []byte(strings.Join(mut, "\n")), Options{})
+			if err != nil {
+				t.Fatalf("%s line %d: %v", sf.file, i+1, err)
+			}
+			_, out := runDefault(t, p)
+			if out.Kind != program.AssertionFailure || int(out.Pos.Line) != i+1 {
+				t.Errorf("%s: negated assert on line %d: outcome %s at %s, want assertion failure there", sf.file, i+1, out.Kind, out.Pos)
+			}
 		}
-	}
-	if n < 50 {
-		t.Fatalf("only %d asserts found", n)
+		if n < 50 {
+			t.Fatalf("%s: only %d asserts found", sf.file, n)
+		}
 	}
 }
 
@@ -97,7 +112,7 @@ func TestBadInputs(t *testing.T) {
 		"cond_timedwait.c": "pthread_cond_timedwait",
 		"inline_asm.c":     "inline assembly",
 		"setjmp.c":         "setjmp",
-		"float.c":          "double",
+		"complex.c":        "_Complex",
 	}
 	for file, sub := range want {
 		_, err := Load(filepath.Join("../../testdata/c/bad", file), Options{})
@@ -124,7 +139,9 @@ func TestErrors(t *testing.T) {
 		{"struct s { int a; }; int main(void) { struct s v = ({ struct s t = {1}; t; }); return v.a; }", "statement expression ({ ... }) of struct"},
 		{"int f(void) { return 0; }", "no main function"},
 		{"struct s { int a; }; int main(void) { struct s v = (struct s){1}; return v.a; }", "compound literal"},
-		{"int main(void) { float f = 1; return (int)f; }", "floating-point"},
+		{"int main(void) { _Complex float f = 1; return 0; }", "floating-point type _Complex float"},
+		{"int main(void) { __float128 f = 1; return 0; }", "floating-point type"},
+		{"int main(void) { double d = 1; return __atomic_fetch_add(&d, 1, 5); }", "__atomic_fetch_add on a floating-point object"},
 	}
 	for _, c := range cases {
 		_, err := LoadSource("test.c", []byte(c.src), Options{})

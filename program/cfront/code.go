@@ -69,6 +69,24 @@ const (
 	opTrap    // a runtime error with message strs[a]
 	opNoModel // a call mcr cannot execute (strs[a]): the execution ends, bounded
 	opAddrTLS // push the address of the thread's copy of thread-local static a, plus k (tls.go)
+	// Floating point (float.go): w is the operands' width, 4 (float) or 8
+	// (double); values are their IEEE 754 bit patterns.
+	opFAdd
+	opFSub
+	opFMul
+	opFDiv
+	opFNeg
+	opFEq
+	opFNe
+	opFLt
+	opFLe
+	opFGt
+	opFGe
+	opFBool // f -> f != 0 (NaN is true)
+	opIToF  // integer (fSigned: signed) -> floating value of width w
+	opFToI  // floating value of width k -> integer of width w, fSigned; truncates toward zero
+	opFToF  // the other width -> floating value of width w
+	opFMath // libm function a (fmath*) over k operands of width w
 )
 
 // Instruction flags.

@@ -326,7 +326,7 @@ func (c *compiler) checkType(n cc.Node, t cc.Type) {
 				c.checkType(n, f.Type())
 			}
 		}
-	case cc.Float, cc.Double, cc.LongDouble, cc.Float16, cc.Float32, cc.Float64, cc.Float128, cc.Float32x, cc.Float64x, cc.Float128x,
+	case cc.Float16, cc.Float128, cc.Float32x, cc.Float64x, cc.Float128x,
 		cc.ComplexDouble, cc.ComplexFloat, cc.ComplexLongDouble, cc.BFloat16, cc.Decimal32, cc.Decimal64, cc.Decimal128:
 		c.unsupported(n, "floating-point type "+t.String())
 	case cc.Int128, cc.UInt128:

@@ -317,6 +317,10 @@ func (x *execution) run(th *thread) {
 			// explored as usual.
 			x.fail(th, program.Bounded, "%s (reached at line %d)", x.p.strs[in.a], in.pos.Line)
 			return
+		case opFAdd, opFSub, opFMul, opFDiv, opFNeg, opFEq, opFNe, opFLt, opFLe, opFGt, opFGe, opFBool, opIToF, opFToI, opFToF, opFMath:
+			if !x.floatOp(th, in) {
+				return
+			}
 		case opBuiltin:
 			if !idleBuiltins[in.a] {
 				th.effects++
