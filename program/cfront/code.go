@@ -106,6 +106,9 @@ const (
 	// carries indeterminate bytes over instead of reading them (undef.go);
 	// it shares fNeg's bit, which only opPtrAdd uses
 	fCopy = fNeg
+	// fTimed on an await builtin: a timed wait's (timedwait.go); it shares
+	// fKeep's bit, which builtins do not use
+	fTimed = fKeep
 )
 
 type instr struct {

@@ -1,0 +1,121 @@
+package cfront
+
+import (
+	"modernc.org/cc/v4"
+)
+
+// This file models the timed waits pthread_cond_timedwait and
+// sem_timedwait (POSIX.1-2017 XSH "pthread_cond_timedwait", "sem_timedwait").
+// Time is not modelled, so a timed wait may time out at any point of its
+// wait: each call makes a nondeterministic choice between waiting like the
+// untimed call and timing out, and the choice is an input of type _Bool
+// (concolic.go), so that the input exploration takes both (every algorithm
+// explores programs with inputs through it; where its search cannot cover
+// both it says so, and an SV-COMP task run falls back to dfs):
+//
+//	pthread_cond_timedwait(c, m, t):  s = atomic load *c; unlock(m);
+//	    if (timeout) { lock(m); return ETIMEDOUT }
+//	    await(atomic load *c != s); lock(m); return 0
+//	sem_timedwait(s, t):
+//	    if (timeout) return sem_trywait(s)  (-1 if the value is 0)
+//	    return sem_wait(s)
+//
+// The timed-out condition wait still unlocks and re-locks the mutex ("the
+// mutex shall have been locked and shall be owned by the calling thread"
+// on return, whatever the result), and its relock may come after any
+// steps of the other threads: every moment of the timeout is an
+// interleaving of that run. A signal does not rule a timeout out (the two
+// may race). A semaphore wait times out only if the semaphore could not be
+// locked without waiting, so the timed-out branch is a sem_trywait: it
+// takes a token it finds. errno is not modelled (sem_timedwait returns -1
+// and leaves errno alone), nor is the time argument, beyond evaluating it.
+//
+// The choice is no effect for idle.go: a waiting loop whose iteration timed
+// out and changed nothing (`while (!ready) pthread_cond_timedwait(...)`)
+// is idle and stops its thread, as with spurious wake-ups; every run after
+// it is a run without it, whose later choices are the same inputs shifted
+// by one, and the input exploration takes every value of each.
+//
+// A thread stuck at the await of a timed wait's waiting branch is no
+// deadlock: the wait would time out, which is the other branch's run
+// (awaiting.timed; Done makes such an execution blocked).
+
+// etimedout is Linux's ETIMEDOUT (<asm-generic/errno.h>).
+const etimedout = 110
+
+// timedChoice emits the choice of a timed wait named name: an input of
+// type _Bool, true when the wait times out; it leaves the jump to the
+// timing-out branch pending (returned for patching).
+func (c *compiler) timedChoice(x *cc.PostfixExpression, name string) int32 {
+	c.p.hasInputs = true
+	pos := toPos(x)
+	c.push(int64(c.str("timeout of " + name)))
+	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef | fTimed, pos: pos})
+	return c.emit(instr{op: opJnz, pos: pos})
+}
+
+// markTimed marks the awaits emitted from pc from on as a timed wait's.
+func (c *compiler) markTimed(from int32) {
+	for i := from; i < c.pc(); i++ {
+		if in := &c.p.code[i]; in.op == opBuiltin && awaitKinds[in.a].pass != nil {
+			in.flag |= fTimed
+		}
+	}
+}
+
+// condTimedWait compiles pthread_cond_timedwait(as[0], as[1], as[2]) and
+// pthread_cond_clockwait (c, m, clock, t).
+func (c *compiler) condTimedWait(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
+	c.needArgs(x, name, as, 3)
+	pos := toPos(x)
+	cv, mu, seq := c.newTemp(), c.newTemp(), c.newTemp()
+	c.expr(as[0])
+	c.set(cv)
+	c.expr(as[1])
+	c.set(mu)
+	for _, a := range as[2:] {
+		c.expr(a)
+		c.emit(instr{op: opPop})
+	}
+	if !c.spurious {
+		c.get(cv)
+		c.emit(instr{op: opBuiltin, a: bAtomicLoad, k: 1, w: 4, pos: pos})
+		c.set(seq)
+	}
+	c.get(mu)
+	c.emit(instr{op: opBuiltin, a: bUnlock, k: 1, pos: pos})
+	c.emit(instr{op: opPop})
+	timeout := c.timedChoice(x, name)
+	if !c.spurious {
+		from := c.pc()
+		c.get(cv)
+		c.get(seq)
+		c.emit(instr{op: opBuiltin, a: bCondAwait, k: 2, w: 4, pos: pos})
+		c.emit(instr{op: opPop})
+		c.markTimed(from)
+	}
+	c.get(mu)
+	c.emit(instr{op: opBuiltin, a: bLock, k: 1, pos: pos})
+	done := c.emit(instr{op: opJmp})
+	c.patch(timeout)
+	c.get(mu)
+	c.emit(instr{op: opBuiltin, a: bLock, k: 1, pos: pos})
+	c.emit(instr{op: opPop})
+	c.push(etimedout)
+	c.patch(done)
+}
+
+// semTimedWait compiles sem_timedwait(as[0], as[1]) and sem_clockwait
+// (s, clock, t).
+func (c *compiler) semTimedWait(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
+	s := c.syncObj(x, name, as, 1)
+	pos := toPos(x)
+	timeout := c.timedChoice(x, name)
+	from := c.pc()
+	c.casLoop(s, bSemAwait, nil, -1, 0, pos)
+	c.markTimed(from)
+	done := c.emit(instr{op: opJmp})
+	c.patch(timeout)
+	c.casLoop(s, 0, func() { c.emit(instr{op: opLNot}) }, -1, -1, pos)
+	c.patch(done)
+}
