@@ -93,7 +93,6 @@ var builtinSpecs = map[string]bspec{
 	"__sync_lock_test_and_set":    {bAtomicXchg, 2, bkAtomic},
 	"pthread_getspecific":         {bGetSpecific, 1, bkPlain},
 	"pthread_setspecific":         {bSetSpecific, 2, bkPlain},
-	"pthread_key_delete":          {bMutexInit, 0, bkPlain},
 	"__mcr_atomic_fetch_add":      {bFetchAdd, 2, bkAtomic},
 	"__atomic_fetch_add":          {bFetchAdd, 2, bkAtomic},
 	"__sync_fetch_and_add":        {bFetchAdd, 2, bkAtomic},
@@ -235,6 +234,9 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		return true
 	case "pthread_key_create":
 		c.keyCreate(x, as)
+		return true
+	case "pthread_key_delete":
+		c.keyDelete(x, as)
 		return true
 	case "time":
 		// The time is an input: until inputs are explored (the inputs

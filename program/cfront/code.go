@@ -137,6 +137,8 @@ type function struct {
 	// pointer to the caller's result object (structret.go)
 	sret    bool
 	defined bool
+	// exitHook: the thread-exit procedure that runs key destructors (tsd.go)
+	exitHook bool
 	pos     program.Pos
 	objID   uint32 // static object standing for the function's address
 }
@@ -199,8 +201,10 @@ const (
 	bRwWriter     // (l, set) thread-local: set 1 notes that the thread write-holds l; set 0 forgets it, returning whether it did (rwlock.go)
 	bMalloc
 	bCalloc
-	bGetSpecific // (key) the thread's value of a thread-specific data key (tls.go)
+	bGetSpecific // (key) the thread's value of a thread-specific data key (tsd.go)
 	bSetSpecific // (key, value) sets it
+	bDtorNext    // () at thread exit: the next key whose destructor may run, 0 when done (tsd.go)
+	bDtorCall    // () the argument of the destructor about to be called (tsd.go)
 	bAllocVLA    // (size, name) a variable-length array's storage: a stack object of that size, indeterminate
 	bFree
 	bAtomicBegin

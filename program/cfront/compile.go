@@ -28,7 +28,8 @@ type bail struct{ err *compileError }
 
 type compiler struct {
 	spurious    bool  // pthread_cond_wait may wake without a signal (condvar.go)
-	keys        int32 // the static counting pthread keys, -1 until needed (tls.go)
+	keys        int32 // the static counting pthread keys, -1 until needed (tsd.go)
+	dtorTable   int32 // the static table of key destructors, once Program.exitHook is set (tsd.go)
 	noSpinAwait bool  // compile spin loops as written (spin.go)
 	randInputs  bool  // rand() is an input (Options.RandInputs)
 	file        string

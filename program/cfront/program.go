@@ -25,6 +25,7 @@ type Program struct {
 	nfuncs     int
 	strs       []string
 	mainFn     *function
+	exitHook   *function // runs key destructors at thread exit; nil if no key has one (tsd.go)
 	mainArgs   []int64 // argc, argv
 	maxEvents  int
 	maxThreads int // threads of one execution, main included

@@ -115,7 +115,8 @@ type thread struct {
 	// bytes, which its store copies as such (fCopy, undef.go)
 	copyUndef bool
 	tls       map[int32]int64 // its copies of thread-local statics (tls.go)
-	specific  map[int64]int64 // its thread-specific data: key -> value (tls.go)
+	specific  map[int64]int64 // its thread-specific data: key -> value (tsd.go)
+	dtors     dtorState       // its key destructors' progress at exit (tsd.go)
 	// the shadows of stack and slots (concolic.go), and the inputs read
 	sstack, sslots []*sym.Term
 	ninputs        int
@@ -691,6 +692,12 @@ func (x *execution) ret(th *thread, v int64) {
 	// the frame is dead: later accesses through escaped pointers are errors
 	x.releaseFrame(&f)
 	if f.retPC < 0 || len(th.frames) == 0 {
+		if x.runDestructors(th, f.fn, v) {
+			return // the key destructors run first (tsd.go)
+		}
+		if f.fn.exitHook {
+			v = th.dtors.ret
+		}
 		// The thread ends. Main returning ends only the main thread; the
 		// others go on (as in Nidhugg), so "main does not join" works.
 		th.ret = v
