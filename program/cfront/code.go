@@ -139,8 +139,8 @@ type function struct {
 	defined bool
 	// exitHook: the thread-exit procedure that runs key destructors (tsd.go)
 	exitHook bool
-	pos     program.Pos
-	objID   uint32 // static object standing for the function's address
+	pos      program.Pos
+	objID    uint32 // static object standing for the function's address
 }
 
 // frameVar is a local that lives in memory: its name for messages

@@ -26,7 +26,7 @@ type Program struct {
 	strs       []string
 	mainFn     *function
 	exitHook   *function // runs key destructors at thread exit; nil if no key has one (tsd.go)
-	mainArgs   []int64 // argc, argv
+	mainArgs   []int64   // argc, argv
 	maxEvents  int
 	maxThreads int // threads of one execution, main included
 	stepLimit  int // instructions a thread may run between two events
