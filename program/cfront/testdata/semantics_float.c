@@ -20,6 +20,9 @@ static float addf(float a, float b) { return a + b; }
 static struct rec scale(struct rec r, double k) { r.d *= k; r.f *= k; return r; }
 static double sum(const double *a, int n) { double s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
 static int classify(double x) { return fpclassify(x); }
+typedef double (*mixer)(double, float);
+static double mix(double a, float b) { return a * b; }
+struct { float x; double y; } pts[2] = { { 1.5f, 2.5 }, { 3.5f, 4.5 } };
 
 int main(void)
 {
@@ -122,6 +125,32 @@ int main(void)
 	assert(k == 4);
 	assert((3 > 2.5) == 1 && (2u < 2.5f) && (-1 < 0.0));
 	assert(0.5 && !0.0 && (0.0 || 0.1));
+	/* constant expressions folded at float precision, as gcc */
+	assert((1.0f / 3.0f == 1.0 / 3.0) == 0 && (0.1f * 3 == 0.3f) == 1 && (int)(0.1f * 3 * 10) == 3);
+	int c2 = (0.1 + 0.7) * 10;
+	assert(c2 == 7);
+	/* function pointers, arrays and members through pointers */
+	mixer mf = mix;
+	assert(mf(2, 1.5f) == 3);
+	double *pd = &pts[1].y;
+	*pd /= 3;
+	assert(pts[1].y == 1.5 && pts[1].x + pts[0].y == 6);
+	float *pf = &pts[0].x;
+	(*pf)++;
+	assert(pts[0].x == 2.5f);
+	/* integer limits */
+	unsigned long long umax = 18446744073709551615ULL;
+	assert((double)umax == 18446744073709551616.0 && (float)umax == 18446744073709551616.0f);
+	long long lmin = -9223372036854775807LL - 1;
+	assert((double)lmin == -9223372036854775808.0 && (long long)-9223372036854775808.0 == lmin);
+	assert((unsigned long long)9223372036854775808.0 == 9223372036854775808ULL);
+	short sh = -32768.9;
+	assert(sh == -32768 && (char)('a' + 0.9) == 'a');
+	/* subnormals and underflow */
+	double sub = 1e-320;
+	assert(sub > 0 && sub * 1e-10 == 0 && sub / 2 > 0);
+	float ftiny = 1e-38f;
+	assert(ftiny / 1e10f == 0 && ftiny / 1e5f > 0);
 	printf("%f %g\n", x, fx);
 	return 0;
 }
