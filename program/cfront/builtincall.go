@@ -398,17 +398,33 @@ func srcText(n cc.Node) string {
 
 // nondet compiles a call of __VERIFIER_nondet_X (or nondet_X, when the
 // program does not define it): the thread's next input, of the call's
-// result type (concolic.go). Pointer and floating-point inputs are not
-// supported.
+// result type (concolic.go).
+//
+// Pointer and floating-point inputs are not modelled, and refused only
+// when an execution reaches them (opNoModel: that execution ends bounded,
+// the search is incomplete and says why), since SV-COMP's tasks often
+// define helpers around them (ldv's external_alloc) that the checked code
+// never calls. A pointer input has no sound cheap model: the terms are
+// integers, and an arbitrary pointer may alias any object or none, so
+// treating it as an integer would turn its dereferences into invalid
+// accesses, and as a fresh object would hide aliasing.
 func (c *compiler) nondet(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
 	t := x.Type()
 	switch {
 	case t.Kind() == cc.Bool:
-	case t.Kind() == cc.Ptr:
-		c.unsupported(x, "call to "+name+": nondeterministic pointer input is not supported (integer inputs are)")
 	case cc.IsIntegerType(t) && (t.Size() == 1 || t.Size() == 2 || t.Size() == 4 || t.Size() == 8):
 	default:
-		c.unsupported(x, "call to "+name+": nondeterministic input of type "+t.String()+" is not supported (integer inputs are)")
+		what := "input of type " + t.String()
+		if t.Kind() == cc.Ptr {
+			what = "pointer input"
+		}
+		for _, a := range as {
+			c.expr(a)
+			c.emit(instr{op: opPop})
+		}
+		c.emit(instr{op: opNoModel, a: c.str("call to " + name + ": a nondeterministic " + what + " is not modelled (integer inputs are)"), pos: toPos(x)})
+		c.emit(instr{op: opPush})
+		return
 	}
 	for _, a := range as {
 		c.expr(a)

@@ -175,6 +175,10 @@ func TestRuntimeErrors(t *testing.T) {
 		// (bounded: the search is incomplete); code that never calls it runs.
 		{"void f(void); int g; int main(void) { if (g) f(); g = 1; f(); return 0; }", program.Bounded,
 			"call to f, which has no definition in the program and no model in mcr (reached at line 1)"},
+		// pointer and floating-point inputs: refused where an execution reaches them
+		{"void *__VERIFIER_nondet_pointer(void); void *ext(void) { return __VERIFIER_nondet_pointer(); }\nint g; int main(void) { if (g) ext(); g = 1; return *(int *)ext(); }",
+			program.Bounded, "call to __VERIFIER_nondet_pointer: a nondeterministic pointer input is not modelled (integer inputs are) (reached at line 1)"},
+		{"double __VERIFIER_nondet_double(void); int main(void) { return __VERIFIER_nondet_double() > 0; }", program.Bounded, "nondeterministic input of type double is not modelled"},
 	}
 	for _, c := range cases {
 		p := loadSrc(t, c.src)
