@@ -11,9 +11,6 @@ import (
 
 // unsupportedCalls names library functions mcr knows it does not model.
 var unsupportedCalls = map[string]string{
-	"pthread_rwlock_timedrdlock": "timed lock operations are not supported; pthread_rwlock_rdlock is",
-	"pthread_rwlock_timedwrlock": "timed lock operations are not supported; pthread_rwlock_wrlock is",
-	"pthread_mutex_timedlock":    "timed lock operations are not supported; pthread_mutex_lock is",
 	"sem_open":                   "named semaphores are not supported; sem_init is",
 	"setjmp":                     "setjmp/longjmp are not supported",
 	"_setjmp":                    "setjmp/longjmp are not supported",
@@ -214,6 +211,9 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		return true
 	case "sem_timedwait", "sem_clockwait":
 		c.semTimedWait(x, name, as)
+		return true
+	case "pthread_mutex_timedlock", "pthread_mutex_clocklock":
+		c.mutexTimedLock(x, name, as)
 		return true
 	case "pthread_cond_signal", "pthread_cond_broadcast":
 		c.condSignal(x, name, as)

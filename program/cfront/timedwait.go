@@ -2,10 +2,15 @@ package cfront
 
 import (
 	"modernc.org/cc/v4"
+
+	"mcr/program"
 )
 
 // This file models the timed waits pthread_cond_timedwait and
-// sem_timedwait (POSIX.1-2017 XSH "pthread_cond_timedwait", "sem_timedwait").
+// sem_timedwait, and the timed locks pthread_mutex_timedlock and
+// pthread_rwlock_timedrdlock/_timedwrlock (POSIX.1-2017 XSH
+// "pthread_cond_timedwait", "sem_timedwait", "pthread_mutex_timedlock",
+// "pthread_rwlock_timedrdlock").
 // Time is not modelled, so a timed wait may time out at any point of its
 // wait: each call makes a nondeterministic choice between waiting like the
 // untimed call and timing out, and the choice is an input of type _Bool
@@ -19,6 +24,9 @@ import (
 //	sem_timedwait(s, t):
 //	    if (timeout) return sem_trywait(s)  (-1 if the value is 0)
 //	    return sem_wait(s)
+//	pthread_mutex_timedlock(m, t), pthread_rwlock_timed*lock(l, t):
+//	    if (timeout) return the trylock, ETIMEDOUT for its EBUSY
+//	    return the lock
 //
 // The timed-out condition wait still unlocks and re-locks the mutex ("the
 // mutex shall have been locked and shall be owned by the calling thread"
@@ -27,7 +35,9 @@ import (
 // interleaving of that run. A signal does not rule a timeout out (the two
 // may race). A semaphore wait times out only if the semaphore could not be
 // locked without waiting, so the timed-out branch is a sem_trywait: it
-// takes a token it finds. errno is not modelled (sem_timedwait returns -1
+// takes a token it finds; so do the timed locks ("under no circumstance
+// shall the function fail with a timeout if the mutex can be locked
+// immediately"), whose timed-out branch is the trylock. errno is not modelled (sem_timedwait returns -1
 // and leaves errno alone), nor is the time argument, beyond evaluating it.
 //
 // The choice is no effect for idle.go: a waiting loop whose iteration timed
@@ -36,9 +46,10 @@ import (
 // it is a run without it, whose later choices are the same inputs shifted
 // by one, and the input exploration takes every value of each.
 //
-// A thread stuck at the await of a timed wait's waiting branch is no
-// deadlock: the wait would time out, which is the other branch's run
-// (awaiting.timed; Done makes such an execution blocked).
+// A thread stuck at the await of a timed wait's waiting branch, or waiting
+// for the mutex of a timed lock's, is no deadlock: the wait would time
+// out, which is the other branch's run (awaiting.timed, timedAcquire; Done
+// makes such an execution blocked).
 
 // etimedout is Linux's ETIMEDOUT (<asm-generic/errno.h>).
 const etimedout = 110
@@ -118,4 +129,63 @@ func (c *compiler) semTimedWait(x *cc.PostfixExpression, name string, as []cc.Ex
 	c.patch(timeout)
 	c.casLoop(s, 0, func() { c.emit(instr{op: opLNot}) }, -1, -1, pos)
 	c.patch(done)
+}
+
+// mutexTimedLock compiles pthread_mutex_timedlock(as[0], as[1]) and
+// pthread_mutex_clocklock (m, clock, t).
+func (c *compiler) mutexTimedLock(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
+	m := c.syncObj(x, name, as, 1)
+	pos := toPos(x)
+	timeout := c.timedChoice(x, name)
+	c.get(m)
+	c.emit(instr{op: opBuiltin, a: bLock, k: 1, flag: fTimed, pos: pos})
+	done := c.emit(instr{op: opJmp})
+	c.patch(timeout)
+	c.get(m)
+	c.emit(instr{op: opBuiltin, a: bTryLock, k: 1, pos: pos})
+	c.timedOutIf(ebusy)
+	c.patch(done)
+}
+
+// timedOutIf replaces the result on the stack by ETIMEDOUT if it is busy
+// (a trylock's EBUSY).
+func (c *compiler) timedOutIf(busy int64) {
+	c.emit(instr{op: opDup})
+	c.push(busy)
+	c.emit(instr{op: opEq})
+	other := c.emit(instr{op: opJz})
+	c.emit(instr{op: opPop})
+	c.push(etimedout)
+	c.patch(other)
+}
+
+// rwTimed compiles pthread_rwlock_timedrdlock and _timedwrlock (l, t).
+func (c *compiler) rwTimed(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
+	l := c.syncObj(x, name, as, 1)
+	pos := toPos(x)
+	write := name == "pthread_rwlock_timedwrlock"
+	timeout := c.timedChoice(x, name)
+	from := c.pc()
+	if write {
+		c.rwWrite(l, false, 0, pos)
+	} else {
+		c.casLoop(l, bRdAwait, nil, 1, 0, pos)
+	}
+	c.markTimed(from)
+	done := c.emit(instr{op: opJmp})
+	c.patch(timeout)
+	if write {
+		c.rwWrite(l, true, etimedout, pos)
+	} else {
+		c.rwTryRead(l, etimedout, pos)
+	}
+	c.patch(done)
+}
+
+// timedAcquire reports whether th waits at a timed lock's blocking
+// acquire (mutexTimedLock), which would time out instead of waiting
+// forever.
+func (x *execution) timedAcquire(th *thread) bool {
+	in := x.code(th)
+	return th.pend.Kind == program.Acquire && in.op == opBuiltin && in.a == bLock && in.flag&fTimed != 0
 }

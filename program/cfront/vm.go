@@ -300,6 +300,10 @@ func (x *execution) Done() (bool, program.Outcome) {
 		if _, st := x.Pending(th.id); st == program.Enabled {
 			return false, program.Outcome{}
 		}
+		if x.timedAcquire(th) {
+			timed = true // timedwait.go
+			continue
+		}
 		waiting = true
 	}
 	x.over = true

@@ -204,6 +204,7 @@ func TestInputsBruteForce(t *testing.T) {
 		{"cond_timedwait", map[program.InputID][]int64{{Thread: "0.0", K: 0}: {0, 1}}},
 		{"cond_timedwait_check", map[program.InputID][]int64{{Thread: "0.0", K: 0}: {0, 1}}},
 		{"sem_timedwait_bug", map[program.InputID][]int64{{Thread: "0", K: 0}: {0, 1}}},
+		{"mutex_timedlock_bug", map[program.InputID][]int64{{Thread: "0.0", K: 0}: {0, 1}, {Thread: "0.0", K: 1}: {0, 1}}},
 	} {
 		p, err := cfront.Load("../../testdata/c/inputs/"+c.file+".c", cfront.Options{})
 		if err != nil {
