@@ -11,10 +11,10 @@ import (
 
 // unsupportedCalls names library functions mcr knows it does not model.
 var unsupportedCalls = map[string]string{
-	"sem_open":                   "named semaphores are not supported; sem_init is",
-	"setjmp":                     "setjmp/longjmp are not supported",
-	"_setjmp":                    "setjmp/longjmp are not supported",
-	"longjmp":                    "setjmp/longjmp are not supported",
+	"sem_open": "named semaphores are not supported; sem_init is",
+	"setjmp":   "setjmp/longjmp are not supported",
+	"_setjmp":  "setjmp/longjmp are not supported",
+	"longjmp":  "setjmp/longjmp are not supported",
 }
 
 type bspec struct {
