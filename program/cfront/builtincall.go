@@ -206,15 +206,6 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 	case "pthread_cond_wait":
 		c.condWait(x, as)
 		return true
-	case "pthread_cond_timedwait", "pthread_cond_clockwait":
-		c.condTimedWait(x, name, as)
-		return true
-	case "sem_timedwait", "sem_clockwait":
-		c.semTimedWait(x, name, as)
-		return true
-	case "pthread_mutex_timedlock", "pthread_mutex_clocklock":
-		c.mutexTimedLock(x, name, as)
-		return true
 	case "pthread_cond_signal", "pthread_cond_broadcast":
 		c.condSignal(x, name, as)
 		return true
@@ -288,7 +279,8 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		c.emit(instr{op: opBuiltin, a: bAtomicStore, k: 2, w: w, flag: flagIf(s, fSigned), pos: pos})
 		return true
 	}
-	if c.rwlockCall(x, name, as) || c.barrierCall(x, name, as) || c.semCall(x, name, as) || c.mathCall(x, name, as) {
+	if c.rwlockCall(x, name, as) || c.barrierCall(x, name, as) || c.semCall(x, name, as) || c.mathCall(x, name, as) ||
+		c.timedCall(x, name, as) {
 		return true
 	}
 	spec, ok := builtinSpecs[name]

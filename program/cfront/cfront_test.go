@@ -175,6 +175,13 @@ func TestRuntimeErrors(t *testing.T) {
 		// (bounded: the search is incomplete); code that never calls it runs.
 		{"void f(void); int g; int main(void) { if (g) f(); g = 1; f(); return 0; }", program.Bounded,
 			"call to f, which has no definition in the program and no model in mcr (reached at line 1)"},
+		// floating point: conversions C leaves undefined; IEEE division by
+		// zero is no error (C11 Annex F.9)
+		{"double d = 3e9; int main(void) { return (int)d; }", program.RuntimeError, "conversion of the floating value 3e+09 to a 4-byte signed integer"},
+		{"double z; int main(void) { unsigned u = -1.5 + z; return u; }", program.RuntimeError, "4-byte unsigned integer"},
+		{"double z; int main(void) { long l = z / z; return l; }", program.RuntimeError, "NaN"},
+		{"double z; int main(void) { double d = 1 / z; return d > 0 ? 0 : 1; }", program.Normal, ""},
+		{"float z; int main(void) { unsigned char c = -0.9f + z; return c; }", program.Normal, ""},
 		// pointer and floating-point inputs: refused where an execution reaches them
 		{"void *__VERIFIER_nondet_pointer(void); void *ext(void) { return __VERIFIER_nondet_pointer(); }\nint g; int main(void) { if (g) ext(); g = 1; return *(int *)ext(); }",
 			program.Bounded, "call to __VERIFIER_nondet_pointer: a nondeterministic pointer input is not modelled (integer inputs are) (reached at line 1)"},

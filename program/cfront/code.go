@@ -76,7 +76,7 @@ const (
 	opFMul
 	opFDiv
 	opFNeg
-	opFEq
+	opFEq // opFEq to opFGe are in the order of opEq to opGe (relation)
 	opFNe
 	opFLt
 	opFLe

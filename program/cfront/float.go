@@ -282,23 +282,8 @@ func (x *execution) floatOp(th *thread, in *instr) bool {
 		st[n-2] = farith(in.op, st[n-2], st[n-1], w)
 		th.stack = st[:n-1]
 	case opFEq, opFNe, opFLt, opFLe, opFGt, opFGe:
-		a, b := fval(st[n-2], w), fval(st[n-1], w)
-		var r bool
-		switch in.op {
-		case opFEq:
-			r = a == b
-		case opFNe:
-			r = a != b
-		case opFLt:
-			r = a < b
-		case opFLe:
-			r = a <= b
-		case opFGt:
-			r = a > b
-		default:
-			r = a >= b
-		}
-		st[n-2] = b2i(r)
+		// comparing the float values widened to double is exact
+		st[n-2] = b2i(relation(in.op-opFEq+opEq, fval(st[n-2], w), fval(st[n-1], w)))
 		th.stack = st[:n-1]
 	case opFNeg: // flips the sign bit (F.3: -x is not 0-x, which is +0 for x = +0)
 		st[n-1] ^= int64(1) << (8*w - 1)
@@ -348,33 +333,22 @@ func (x *execution) floatOp(th *thread, in *instr) bool {
 // farith computes a op b in the w-byte format, rounding once.
 func farith(op opcode, a, b int64, w uint8) int64 {
 	if w == 4 {
-		x, y := f32(a), f32(b)
-		var r float32
-		switch op {
-		case opFAdd:
-			r = x + y
-		case opFSub:
-			r = x - y
-		case opFMul:
-			r = x * y
-		default:
-			r = x / y
-		}
-		return int64(math.Float32bits(r))
+		return int64(math.Float32bits(ieee(op, f32(a), f32(b))))
 	}
-	x, y := fval(a, 8), fval(b, 8)
-	var r float64
+	return fbits(ieee(op, fval(a, 8), fval(b, 8)), 8)
+}
+
+// ieee computes x op y in F: Go rounds each operation to F's format.
+func ieee[F float32 | float64](op opcode, x, y F) F {
 	switch op {
 	case opFAdd:
-		r = x + y
+		return x + y
 	case opFSub:
-		r = x - y
+		return x - y
 	case opFMul:
-		r = x * y
-	default:
-		r = x / y
+		return x * y
 	}
-	return fbits(r, 8)
+	return x / y
 }
 
 // ftoi truncates f toward zero to a w-byte integer; false if the result

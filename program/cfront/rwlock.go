@@ -52,8 +52,6 @@ func (c *compiler) rwlockCall(x *cc.PostfixExpression, name string, as []cc.Expr
 	case "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock":
 		try := name == "pthread_rwlock_trywrlock"
 		c.rwWrite(c.syncObj(x, name, as, 1), try, ebusy, pos)
-	case "pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock":
-		c.rwTimed(x, name, as) // timedwait.go
 	case "pthread_rwlock_unlock":
 		c.rwUnlock(c.syncObj(x, name, as, 1), pos)
 	default:

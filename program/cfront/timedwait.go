@@ -54,24 +54,43 @@ import (
 // etimedout is Linux's ETIMEDOUT (<asm-generic/errno.h>).
 const etimedout = 110
 
-// timedChoice emits the choice of a timed wait named name: an input of
-// type _Bool, true when the wait times out; it leaves the jump to the
-// timing-out branch pending (returned for patching).
-func (c *compiler) timedChoice(x *cc.PostfixExpression, name string) int32 {
+// timedCall compiles a timed wait or lock; false if name is none.
+func (c *compiler) timedCall(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) bool {
+	switch name {
+	case "pthread_cond_timedwait", "pthread_cond_clockwait":
+		c.condTimedWait(x, name, as)
+	case "sem_timedwait", "sem_clockwait":
+		c.semTimedWait(x, name, as)
+	case "pthread_mutex_timedlock", "pthread_mutex_clocklock":
+		c.mutexTimedLock(x, name, as)
+	case "pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock":
+		c.rwTimed(x, name, as)
+	default:
+		return false
+	}
+	return true
+}
+
+// timed emits a timed operation's choice, an input of type _Bool, true
+// when the operation times out, and its two branches: wait, whose awaits
+// are marked as a timed wait's, and timeout.
+func (c *compiler) timed(x *cc.PostfixExpression, name string, wait, timeout func()) {
 	c.p.hasInputs = true
 	pos := toPos(x)
 	c.push(int64(c.str("timeout of " + name)))
 	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef | fTimed, pos: pos})
-	return c.emit(instr{op: opJnz, pos: pos})
-}
-
-// markTimed marks the awaits emitted from pc from on as a timed wait's.
-func (c *compiler) markTimed(from int32) {
+	jt := c.emit(instr{op: opJnz, pos: pos})
+	from := c.pc()
+	wait()
 	for i := from; i < c.pc(); i++ {
 		if in := &c.p.code[i]; in.op == opBuiltin && awaitKinds[in.a].pass != nil {
 			in.flag |= fTimed
 		}
 	}
+	done := c.emit(instr{op: opJmp})
+	c.patch(jt)
+	timeout()
+	c.patch(done)
 }
 
 // condTimedWait compiles pthread_cond_timedwait(as[0], as[1], as[2]) and
@@ -96,24 +115,23 @@ func (c *compiler) condTimedWait(x *cc.PostfixExpression, name string, as []cc.E
 	c.get(mu)
 	c.emit(instr{op: opBuiltin, a: bUnlock, k: 1, pos: pos})
 	c.emit(instr{op: opPop})
-	timeout := c.timedChoice(x, name)
-	if !c.spurious {
-		from := c.pc()
-		c.get(cv)
-		c.get(seq)
-		c.emit(instr{op: opBuiltin, a: bCondAwait, k: 2, w: 4, pos: pos})
-		c.emit(instr{op: opPop})
-		c.markTimed(from)
+	relock := func() {
+		c.get(mu)
+		c.emit(instr{op: opBuiltin, a: bLock, k: 1, pos: pos})
 	}
-	c.get(mu)
-	c.emit(instr{op: opBuiltin, a: bLock, k: 1, pos: pos})
-	done := c.emit(instr{op: opJmp})
-	c.patch(timeout)
-	c.get(mu)
-	c.emit(instr{op: opBuiltin, a: bLock, k: 1, pos: pos})
-	c.emit(instr{op: opPop})
-	c.push(etimedout)
-	c.patch(done)
+	c.timed(x, name, func() {
+		if !c.spurious {
+			c.get(cv)
+			c.get(seq)
+			c.emit(instr{op: opBuiltin, a: bCondAwait, k: 2, w: 4, pos: pos})
+			c.emit(instr{op: opPop})
+		}
+		relock() // not timed: the mutex is held again on return, however long that takes
+	}, func() {
+		relock()
+		c.emit(instr{op: opPop})
+		c.push(etimedout)
+	})
 }
 
 // semTimedWait compiles sem_timedwait(as[0], as[1]) and sem_clockwait
@@ -121,14 +139,11 @@ func (c *compiler) condTimedWait(x *cc.PostfixExpression, name string, as []cc.E
 func (c *compiler) semTimedWait(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
 	s := c.syncObj(x, name, as, 1)
 	pos := toPos(x)
-	timeout := c.timedChoice(x, name)
-	from := c.pc()
-	c.casLoop(s, bSemAwait, nil, -1, 0, pos)
-	c.markTimed(from)
-	done := c.emit(instr{op: opJmp})
-	c.patch(timeout)
-	c.casLoop(s, 0, func() { c.emit(instr{op: opLNot}) }, -1, -1, pos)
-	c.patch(done)
+	c.timed(x, name, func() {
+		c.casLoop(s, bSemAwait, nil, -1, 0, pos)
+	}, func() {
+		c.casLoop(s, 0, func() { c.emit(instr{op: opLNot}) }, -1, -1, pos)
+	})
 }
 
 // mutexTimedLock compiles pthread_mutex_timedlock(as[0], as[1]) and
@@ -136,50 +151,32 @@ func (c *compiler) semTimedWait(x *cc.PostfixExpression, name string, as []cc.Ex
 func (c *compiler) mutexTimedLock(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
 	m := c.syncObj(x, name, as, 1)
 	pos := toPos(x)
-	timeout := c.timedChoice(x, name)
-	c.get(m)
-	c.emit(instr{op: opBuiltin, a: bLock, k: 1, flag: fTimed, pos: pos})
-	done := c.emit(instr{op: opJmp})
-	c.patch(timeout)
-	c.get(m)
-	c.emit(instr{op: opBuiltin, a: bTryLock, k: 1, pos: pos})
-	c.timedOutIf(ebusy)
-	c.patch(done)
-}
-
-// timedOutIf replaces the result on the stack by ETIMEDOUT if it is busy
-// (a trylock's EBUSY).
-func (c *compiler) timedOutIf(busy int64) {
-	c.emit(instr{op: opDup})
-	c.push(busy)
-	c.emit(instr{op: opEq})
-	other := c.emit(instr{op: opJz})
-	c.emit(instr{op: opPop})
-	c.push(etimedout)
-	c.patch(other)
+	c.timed(x, name, func() {
+		c.get(m)
+		c.emit(instr{op: opBuiltin, a: bLock, k: 1, flag: fTimed, pos: pos}) // timedAcquire
+	}, func() {
+		c.get(m)
+		c.emit(instr{op: opBuiltin, a: bTryLock, k: 1, pos: pos})
+		// EBUSY becomes ETIMEDOUT
+		c.emit(instr{op: opDup})
+		c.push(ebusy)
+		c.emit(instr{op: opEq})
+		other := c.emit(instr{op: opJz})
+		c.emit(instr{op: opPop})
+		c.push(etimedout)
+		c.patch(other)
+	})
 }
 
 // rwTimed compiles pthread_rwlock_timedrdlock and _timedwrlock (l, t).
 func (c *compiler) rwTimed(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
 	l := c.syncObj(x, name, as, 1)
 	pos := toPos(x)
-	write := name == "pthread_rwlock_timedwrlock"
-	timeout := c.timedChoice(x, name)
-	from := c.pc()
-	if write {
-		c.rwWrite(l, false, 0, pos)
-	} else {
-		c.casLoop(l, bRdAwait, nil, 1, 0, pos)
+	if name == "pthread_rwlock_timedwrlock" {
+		c.timed(x, name, func() { c.rwWrite(l, false, 0, pos) }, func() { c.rwWrite(l, true, etimedout, pos) })
+		return
 	}
-	c.markTimed(from)
-	done := c.emit(instr{op: opJmp})
-	c.patch(timeout)
-	if write {
-		c.rwWrite(l, true, etimedout, pos)
-	} else {
-		c.rwTryRead(l, etimedout, pos)
-	}
-	c.patch(done)
+	c.timed(x, name, func() { c.casLoop(l, bRdAwait, nil, 1, 0, pos) }, func() { c.rwTryRead(l, etimedout, pos) })
 }
 
 // timedAcquire reports whether th waits at a timed lock's blocking
