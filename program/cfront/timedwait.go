@@ -65,6 +65,10 @@ func (c *compiler) timedCall(x *cc.PostfixExpression, name string, as []cc.Expre
 		c.mutexTimedLock(x, name, as)
 	case "pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock":
 		c.rwTimed(x, name, as)
+	case "clock_gettime":
+		c.clockRead(x, name, as, "tv_nsec", 1_000_000_000)
+	case "gettimeofday":
+		c.clockRead(x, name, as, "tv_usec", 1_000_000)
 	default:
 		return false
 	}
@@ -185,4 +189,71 @@ func (c *compiler) rwTimed(x *cc.PostfixExpression, name string, as []cc.Express
 func (x *execution) timedAcquire(th *thread) bool {
 	in := x.code(th)
 	return th.pend.Kind == program.Acquire && in.op == opBuiltin && in.a == bLock && in.flag&fTimed != 0
+}
+
+// clockRead compiles clock_gettime(clock, ts) and gettimeofday(tv, tz),
+// which programs call to compute a timed wait's deadline: the time read
+// is an input, as any value a clock may show, so that a deadline that only
+// goes to a timed wait (whose time argument is not modelled) leaves the
+// search complete, and a program that branches on the time has both
+// branches explored. Each field is an input of its type, the seconds
+// assumed >= 0 and the fraction in [0, limit) (POSIX: tv_nsec below one
+// billion, tv_usec below one million). The result is 0.
+func (c *compiler) clockRead(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, frac string, limit int64) {
+	c.needArgs(x, name, as, 2)
+	pos := toPos(x)
+	ts := 1
+	if name == "gettimeofday" {
+		ts = 0
+	}
+	st, _ := pointee(c.rtype(as[ts])).(*cc.StructType)
+	sec, fr := structField(st, "tv_sec"), structField(st, frac)
+	if sec == nil || fr == nil {
+		c.unsupported(x, "call to "+name+" whose time argument is not a struct with tv_sec and "+frac)
+	}
+	p := c.newTemp()
+	for i, a := range as {
+		c.expr(a)
+		if i == ts {
+			c.set(p)
+		} else {
+			c.emit(instr{op: opPop})
+		}
+	}
+	c.p.hasInputs = true
+	for _, f := range []*cc.Field{sec, fr} {
+		w, s := c.scalar(x, f.Type())
+		c.get(p)
+		c.push(f.Offset())
+		c.emit(instr{op: opPtrAdd, k: 1, pos: pos})
+		c.push(int64(c.str(f.Name() + " from " + name + "()")))
+		c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: flagIf(s, fSigned), pos: pos})
+		c.emit(instr{op: opDup})
+		c.push(0)
+		c.emit(instr{op: opGe, flag: fSigned})
+		c.emit(instr{op: opBuiltin, a: bAssume, k: 1, pos: pos})
+		c.emit(instr{op: opPop})
+		if f == fr {
+			c.emit(instr{op: opDup})
+			c.push(limit)
+			c.emit(instr{op: opLt, flag: fSigned})
+			c.emit(instr{op: opBuiltin, a: bAssume, k: 1, pos: pos})
+			c.emit(instr{op: opPop})
+		}
+		c.emit(instr{op: opStore, w: w, flag: flagIf(s, fSigned), pos: pos})
+	}
+	c.push(0)
+}
+
+// structField is st's field named name, nil if there is none (or no st).
+func structField(st *cc.StructType, name string) *cc.Field {
+	if st == nil {
+		return nil
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.FieldByIndex(i); f.Name() == name {
+			return f
+		}
+	}
+	return nil
 }
