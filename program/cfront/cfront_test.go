@@ -2,6 +2,7 @@ package cfront
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,14 +92,17 @@ func TestSemanticsMutants(t *testing.T) {
 			n++
 			mut := append([]string{}, lines...)
 			mut[i] = m[1] + "assert(!(" + m[2] + "));"
-			p, err := LoadSource("mutant.c", []byte(strings.Join(mut, "\n")), Options{})
-			if err != nil {
-				t.Fatalf("%s line %d: %v", sf.file, i+1, err)
-			}
-			_, out := runDefault(t, p)
-			if out.Kind != program.AssertionFailure || int(out.Pos.Line) != i+1 {
-				t.Errorf("%s: negated assert on line %d: outcome %s at %s, want assertion failure there", sf.file, i+1, out.Kind, out.Pos)
-			}
+			t.Run(fmt.Sprintf("%s:%d", filepath.Base(sf.file), i+1), func(t *testing.T) {
+				t.Parallel() // each mutant parses its headers again: use every core
+				p, err := LoadSource("mutant.c", []byte(strings.Join(mut, "\n")), Options{})
+				if err != nil {
+					t.Fatalf("%s line %d: %v", sf.file, i+1, err)
+				}
+				_, out := runDefault(t, p)
+				if out.Kind != program.AssertionFailure || int(out.Pos.Line) != i+1 {
+					t.Errorf("%s: negated assert on line %d: outcome %s at %s, want assertion failure there", sf.file, i+1, out.Kind, out.Pos)
+				}
+			})
 		}
 		if n < sf.asserts {
 			t.Fatalf("%s: only %d asserts found", sf.file, n)

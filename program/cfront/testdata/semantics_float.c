@@ -4,7 +4,7 @@
    depends on the 80-bit long double, which mcr computes as double. */
 #include <assert.h>
 #include <math.h>
-#include <stdio.h>
+int printf(const char *, ...);
 
 double g = 1.5;
 float gf = 0.1f;
