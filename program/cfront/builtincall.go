@@ -317,8 +317,21 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		return true
 	}
 	c.needArgs(x, name, as, spec.keep)
+	var params []*cc.Parameter
+	if ft := calleeType(x.PostfixExpression.Type()); ft != nil {
+		params = ft.Parameters()
+	}
 	for i, a := range as {
-		c.expr(a)
+		// as the call of a function with the declared prototype: a double
+		// passed to assume's int is truncated, not its bits tested
+		switch {
+		case isAggregate(a.Type()):
+			c.expr(a)
+		case i < len(params) && params[i].Type().Kind() != cc.Void:
+			c.exprTo(a, params[i].Type())
+		default:
+			c.exprTo(a, argPromotion(c.ast, c.rtype(a)))
+		}
 		if i >= spec.keep {
 			c.emit(instr{op: opPop})
 		}
