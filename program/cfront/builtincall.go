@@ -403,22 +403,23 @@ func srcText(n cc.Node) string {
 
 // nondet compiles a call of __VERIFIER_nondet_X (or nondet_X, when the
 // program does not define it): the thread's next input, of the call's
-// result type (concolic.go).
-//
-// Pointer and floating-point inputs are not modelled, and refused only
-// when an execution reaches them (opNoModel: that execution ends bounded,
-// the search is incomplete and says why), since SV-COMP's tasks often
-// define helpers around them (ldv's external_alloc) that the checked code
-// never calls. A pointer input has no sound cheap model: the terms are
-// integers, and an arbitrary pointer may alias any object or none, so
-// treating it as an integer would turn its dereferences into invalid
-// accesses, and as a fresh object would hide aliasing.
+// result type (concolic.go). Pointer and floating-point inputs are not
+// supported.
 func (c *compiler) nondet(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
 	t := x.Type()
 	switch {
 	case t.Kind() == cc.Bool:
 	case cc.IsIntegerType(t) && (t.Size() == 1 || t.Size() == 2 || t.Size() == 4 || t.Size() == 8):
 	default:
+		// Pointer and floating-point inputs are refused only when an
+		// execution reaches them (opNoModel: that execution ends bounded,
+		// the search is incomplete and says why), since SV-COMP's tasks
+		// often define helpers around them (ldv's external_alloc) that the
+		// checked code never calls. A pointer input has no sound cheap
+		// model: the terms are integers, and an arbitrary pointer may alias
+		// any object or none, so taking it as an integer would turn its
+		// dereferences into invalid accesses, and as a fresh object would
+		// hide aliasing.
 		what := "input of type " + t.String()
 		if t.Kind() == cc.Ptr {
 			what = "pointer input"

@@ -80,10 +80,11 @@ func (c *compiler) timedCall(x *cc.PostfixExpression, name string, as []cc.Expre
 // are marked as a timed wait's, and timeout.
 func (c *compiler) timed(x *cc.PostfixExpression, name string, wait, timeout func()) {
 	c.p.hasInputs = true
-	pos := toPos(x)
 	c.push(int64(c.str("timeout of " + name)))
-	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef | fTimed, pos: pos})
-	jt := c.emit(instr{op: opJnz, pos: pos})
+	// no position: the input is no nondet call's result, so it must not be
+	// placed in an SV-COMP witness as one (the call did not return 1)
+	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef | fTimed})
+	jt := c.emit(instr{op: opJnz, pos: toPos(x)})
 	from := c.pc()
 	wait()
 	for i := from; i < c.pc(); i++ {
@@ -227,7 +228,8 @@ func (c *compiler) clockRead(x *cc.PostfixExpression, name string, as []cc.Expre
 		c.push(f.Offset())
 		c.emit(instr{op: opPtrAdd, k: 1, pos: pos})
 		c.push(int64(c.str(f.Name() + " from " + name + "()")))
-		c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: flagIf(s, fSigned), pos: pos})
+		// no position, as timed's choice: the call returns 0, not the input
+		c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: w, flag: flagIf(s, fSigned)})
 		c.emit(instr{op: opDup})
 		c.push(0)
 		c.emit(instr{op: opGe, flag: fSigned})
