@@ -11,6 +11,7 @@ import (
 // pthread_rwlock_timedrdlock/_timedwrlock (POSIX.1-2017 XSH
 // "pthread_cond_timedwait", "sem_timedwait", "pthread_mutex_timedlock",
 // "pthread_rwlock_timedrdlock").
+//
 // Time is not modelled, so a timed wait may time out at any point of its
 // wait: each call makes a nondeterministic choice between waiting like the
 // untimed call and timing out, and the choice is an input of type _Bool
@@ -37,8 +38,13 @@ import (
 // locked without waiting, so the timed-out branch is a sem_trywait: it
 // takes a token it finds; so do the timed locks ("under no circumstance
 // shall the function fail with a timeout if the mutex can be locked
-// immediately"), whose timed-out branch is the trylock. errno is not modelled (sem_timedwait returns -1
-// and leaves errno alone), nor is the time argument, beyond evaluating it.
+// immediately"), whose timed-out branch is the trylock. A timeout needs
+// the object busy when the call begins, which the trylock checks; what
+// happens to it while the thread waits, nothing in the thread sees, so
+// the trylock standing for the whole wait loses no behaviour. errno is not
+// modelled (sem_timedwait returns -1 and leaves errno alone), nor is the
+// time argument, beyond evaluating it; the clocks a program reads to
+// compute it are inputs (clockRead).
 //
 // The choice is no effect for idle.go: a waiting loop whose iteration timed
 // out and changed nothing (`while (!ready) pthread_cond_timedwait(...)`)
