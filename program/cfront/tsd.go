@@ -2,6 +2,8 @@ package cfront
 
 import (
 	"modernc.org/cc/v4"
+
+	"mcr/program"
 )
 
 // This file implements thread-specific data (pthread_key_create,
@@ -69,7 +71,7 @@ func (c *compiler) keyCreate(x *cc.PostfixExpression, as []cc.ExpressionNode) {
 	if v, ok := constInt(as[1]); !ok || v != 0 {
 		k := c.newTemp()
 		c.set(k)
-		c.dtorSlot(k)
+		c.dtorSlot(k, pos)
 		c.expr(as[1])
 		c.emit(instr{op: opBuiltin, a: bAtomicStore, k: 2, w: 8, pos: pos})
 		c.emit(instr{op: opPop})
@@ -86,17 +88,18 @@ func (c *compiler) keyDelete(x *cc.PostfixExpression, as []cc.ExpressionNode) {
 	k := c.newTemp()
 	c.exprTo(as[0], c.ast.Long)
 	c.set(k)
-	c.dtorSlot(k)
+	c.dtorSlot(k, toPos(x))
 	c.push(0)
 	c.emit(instr{op: opBuiltin, a: bAtomicStore, k: 2, w: 8, pos: toPos(x)})
 }
 
 // dtorSlot pushes the address of the destructor table's entry for the key
-// in temporary k, creating the table and the exit hook on first use.
-func (c *compiler) dtorSlot(k int) {
+// in temporary k, creating the table and the exit hook on first use (at
+// the call at pos, whose line the hook's events then show).
+func (c *compiler) dtorSlot(k int, pos program.Pos) {
 	if c.p.exitHook == nil {
 		c.dtorTable = c.addStatic(&static{name: "<pthread key destructors>", kind: kGlobal, typ: c.ast.Long, data: make([]byte, 8*pthreadKeysMax)})
-		c.p.exitHook = c.compileExitHook(c.dtorTable)
+		c.p.exitHook = c.compileExitHook(c.dtorTable, pos)
 	}
 	c.emit(instr{op: opAddrObj, a: c.dtorTable})
 	c.get(k)
@@ -105,8 +108,9 @@ func (c *compiler) dtorSlot(k int) {
 
 // compileExitHook compiles the thread-exit procedure over the destructor
 // table (static id table); see the file comment. It is compiled aside:
-// the current function's code continues after it.
-func (c *compiler) compileExitHook(table int32) *function {
+// the current function's code continues after it. Its events have no
+// place in the source but the first key call's, pos.
+func (c *compiler) compileExitHook(table int32, pos program.Pos) *function {
 	skip := c.emit(instr{op: opJmp})
 	fn := &function{name: "<key destructors>", entry: c.pc(), defined: true, void: true, exitHook: true, nslots: 2}
 	c.p.funcs = append(c.p.funcs, fn)
@@ -121,7 +125,7 @@ func (c *compiler) compileExitHook(table int32) *function {
 	c.emit(instr{op: opAddrObj, a: table})
 	get(k)
 	c.emit(instr{op: opPtrAdd, k: 8})
-	c.emit(instr{op: opBuiltin, a: bAtomicLoad, k: 1, w: 8})
+	c.emit(instr{op: opBuiltin, a: bAtomicLoad, k: 1, w: 8, pos: pos})
 	c.emit(instr{op: opDup})
 	set(d)
 	c.jumpTo(opJz, loop)
@@ -129,7 +133,7 @@ func (c *compiler) compileExitHook(table int32) *function {
 	c.emit(instr{op: opBuiltin, a: bDtorCall})
 	// a destructor that returns a value (cast to the destructor type)
 	// leaves it on the stack; the hook's return drops it with the rest
-	c.emit(instr{op: opCallInd, k: 1})
+	c.emit(instr{op: opCallInd, k: 1, pos: pos})
 	c.jumpTo(opJmp, loop)
 	c.patch(done)
 	c.emit(instr{op: opRet})
