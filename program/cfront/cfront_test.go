@@ -148,6 +148,7 @@ func TestErrors(t *testing.T) {
 		{"int main(void) { _Complex float f = 1; return 0; }", "floating-point type _Complex float"},
 		{"int main(void) { __float128 f = 1; return 0; }", "floating-point type"},
 		{"int main(void) { double d = 1; return __atomic_fetch_add(&d, 1, 5); }", "__atomic_fetch_add on a floating-point object"},
+		{"#include <stdatomic.h>\n_Atomic double d; int main(void) { return atomic_load(&d) > 0; }", "__mcr_atomic_load on a floating-point object"},
 	}
 	for _, c := range cases {
 		_, err := LoadSource("test.c", []byte(c.src), Options{})
