@@ -44,7 +44,7 @@ var semanticsFiles = []struct {
 	asserts int // at least this many asserts (TestSemanticsMutants)
 }{
 	{"testdata/semantics.c", nil, 50},
-	{"testdata/semantics_float.c", []string{"-lm"}, 50},
+	{"testdata/semantics_float.c", []string{"-lm", "-latomic"}, 50},
 	{"testdata/tsd.c", nil, 8},
 }
 

@@ -4,6 +4,7 @@
    depends on the 80-bit long double, which mcr computes as double. */
 #include <assert.h>
 #include <math.h>
+#include <stdatomic.h>
 int printf(const char *, ...);
 
 double g = 1.5;
@@ -14,6 +15,7 @@ struct rec grec = { 1, 2.5, 3.25f, 4.0L };
 double garr[3] = { 1.0, 2.0, 3.0 };
 float gfarr[2] = { 1e-45f, 3.4028235e38f };
 union pun { float f; unsigned u; double d; unsigned long long ul; };
+_Atomic double ad = 1.5;
 
 static double half(double x) { return x / 2; }
 static float addf(float a, float b) { return a + b; }
@@ -151,6 +153,15 @@ int main(void)
 	assert(sub > 0 && sub * 1e-10 == 0 && sub / 2 > 0);
 	float ftiny = 1e-38f;
 	assert(ftiny / 1e10f == 0 && ftiny / 1e5f > 0);
+	/* an atomic double: plain accesses, store and compare-exchange on its bits */
+	assert(ad == 1.5);
+	atomic_store(&ad, 3.25);
+	double expected = 3.25;
+	assert(atomic_compare_exchange_strong(&ad, &expected, 4.0) && ad == 4.0);
+	expected = 1.0;
+	assert(!atomic_compare_exchange_strong(&ad, &expected, 5.0) && expected == 4.0);
+	ad += 0.5;
+	assert(ad == 4.5);
 	printf("%f %g\n", x, fx);
 	return 0;
 }
