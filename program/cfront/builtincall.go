@@ -326,9 +326,12 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 	}
 	for i, a := range as {
 		// as the call of a function with the declared prototype: a double
-		// passed to assume's int is truncated, not its bits tested
+		// passed to assume's int is truncated, not its bits tested. A
+		// pointer passes whole: its encoding (object id above offset) has
+		// no meaningful low 32 bits, and a pointer to offset 0 passed to
+		// assume(int) must stay true.
 		switch {
-		case isAggregate(a.Type()):
+		case isAggregate(a.Type()) || isPtr(c.rtype(a)):
 			c.expr(a)
 		case i < len(params) && params[i].Type().Kind() != cc.Void:
 			c.exprTo(a, params[i].Type())

@@ -189,6 +189,7 @@ func TestRuntimeErrors(t *testing.T) {
 		// a library model's arguments follow its prototype: 0.5 passed to an int is 0
 		{"void __VERIFIER_assume(int); double h = 0.5; int main(void) { __VERIFIER_assume(h); return 0; }", program.Blocked, "assume"},
 		{"#include <stdlib.h>\nint main(void) { char *p = malloc(2.9); p[2] = 1; return 0; }", program.RuntimeError, "out-of-bounds"},
+		{"void __VERIFIER_assume(int); int g; int main(void) { __VERIFIER_assume(&g); return 1 / (g - g); }", program.RuntimeError, "division by zero"},
 		{"float z; int main(void) { unsigned char c = -0.9f + z; return c; }", program.Normal, ""},
 		// pointer and floating-point inputs: refused where an execution reaches them
 		{"void *__VERIFIER_nondet_pointer(void); void *ext(void) { return __VERIFIER_nondet_pointer(); }\nint g; int main(void) { if (g) ext(); g = 1; return *(int *)ext(); }",
