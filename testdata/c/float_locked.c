@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #ifndef N
-#define N 3
+#define N 2
 #endif
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
