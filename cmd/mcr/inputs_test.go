@@ -89,5 +89,6 @@ func TestInputsZ3(t *testing.T) {
 		{[]string{"check", tdIn + "nonlinear.c", "--input-solver", "both"}, exitFinding, "x * x != 49"},
 		{[]string{"check", tdIn + "threads_n.c", "--input-solver", "both", "--keep-going"}, exitFinding, "T0#0=3"},
 		{[]string{"check", tdIn + "safe.c", "--input-solver", "both"}, exitOK, "search complete"},
+		{[]string{"check", tdIn + "clock_deadline.c"}, exitOK, "search complete"},
 	})
 }

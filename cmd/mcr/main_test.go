@@ -28,7 +28,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"check", td + "spin.c"}, exitOK, "no finding (search complete)"}, // the spin loop is an await
 		{[]string{"check", "no-such-file.c"}, exitBadInput, "no-such-file.c"},
 		{[]string{"check", td + "bad/syntax_error.c"}, exitBadInput, "syntax_error.c:7:2"},
-		{[]string{"check", td + "bad/cond_timedwait.c"}, exitBadInput, "unsupported"},
+		{[]string{"check", td + "bad/sem_open.c"}, exitBadInput, "unsupported"},
 		{[]string{"check", td + "lastzero.c", "--no-such-flag"}, exitBadInput, "unknown flag"},
 		{[]string{"check", td + "lastzero.c", "--algo", "magic"}, exitBadInput, "unknown algorithm"},
 		{[]string{"check"}, exitBadInput, "accepts 1 arg"},

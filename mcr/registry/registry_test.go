@@ -33,7 +33,7 @@ func TestEntries(t *testing.T) {
 // registry on small testdata programs (blocking, locks, races, a deadlock)
 // and validates it against dfs: every outcome and finding dfs reaches.
 func TestEveryAlgorithmAgainstDFS(t *testing.T) {
-	for _, f := range []string{"assume_await", "assume_stuck", "assume_locked", "lost_update", "lock_order_deadlock", "null_deref", "lamport", "violation_hides_race", "two_failures", "rwlock_atomic_writers", "mutex_errorcheck"} {
+	for _, f := range []string{"assume_await", "assume_stuck", "assume_locked", "lost_update", "lock_order_deadlock", "null_deref", "lamport", "violation_hides_race", "two_failures", "rwlock_atomic_writers", "mutex_errorcheck", "float_lost_update", "float_signed_zero", "key_destructor"} {
 		p, err := cfront.Load("../../testdata/c/"+f+".c", cfront.Options{})
 		if err != nil {
 			t.Fatal(err)

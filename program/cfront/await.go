@@ -48,6 +48,7 @@ type awaiting struct {
 	arg    int64
 	kind   int32
 	pos    program.Pos
+	timed  bool // a timed wait's: it would time out instead of waiting forever (timedwait.go)
 }
 
 // woken reports whether the await's condition holds on the word now.
@@ -75,7 +76,7 @@ func (x *execution) fireAwait(th *thread, in *instr, args []int64, push func(int
 	arg := conv(args[1], 4, signed)
 	if !awaitKinds[in.a].pass(v, arg) {
 		th.stuck = true
-		th.await = &awaiting{o: o, off: off, signed: signed, arg: arg, kind: in.a, pos: th.pend.Pos}
+		th.await = &awaiting{o: o, off: off, signed: signed, arg: arg, kind: in.a, pos: th.pend.Pos, timed: in.flag&fTimed != 0}
 	}
 	push(v)
 }

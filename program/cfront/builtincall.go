@@ -13,16 +13,10 @@ import (
 
 // unsupportedCalls names library functions mcr knows it does not model.
 var unsupportedCalls = map[string]string{
-	"pthread_cond_timedwait":     "timed condition waits are not supported yet; pthread_cond_wait is",
-	"pthread_rwlock_timedrdlock": "timed lock operations are not supported; pthread_rwlock_rdlock is",
-	"pthread_rwlock_timedwrlock": "timed lock operations are not supported; pthread_rwlock_wrlock is",
-	"pthread_mutex_timedlock":    "timed lock operations are not supported; pthread_mutex_lock is",
-	"sem_timedwait":              "timed semaphore waits are not supported; sem_wait is",
-	"sem_clockwait":              "timed semaphore waits are not supported; sem_wait is",
-	"sem_open":                   "named semaphores are not supported; sem_init is",
-	"setjmp":                     "setjmp/longjmp are not supported",
-	"_setjmp":                    "setjmp/longjmp are not supported",
-	"longjmp":                    "setjmp/longjmp are not supported",
+	"sem_open": "named semaphores are not supported; sem_init is",
+	"setjmp":   "setjmp/longjmp are not supported",
+	"_setjmp":  "setjmp/longjmp are not supported",
+	"longjmp":  "setjmp/longjmp are not supported",
 }
 
 type bspec struct {
@@ -98,7 +92,6 @@ var builtinSpecs = map[string]bspec{
 	"__sync_lock_test_and_set":    {bAtomicXchg, 2, bkAtomic},
 	"pthread_getspecific":         {bGetSpecific, 1, bkPlain},
 	"pthread_setspecific":         {bSetSpecific, 2, bkPlain},
-	"pthread_key_delete":          {bMutexInit, 0, bkPlain},
 	"__mcr_atomic_fetch_add":      {bFetchAdd, 2, bkAtomic},
 	"__atomic_fetch_add":          {bFetchAdd, 2, bkAtomic},
 	"__sync_fetch_and_add":        {bFetchAdd, 2, bkAtomic},
@@ -235,6 +228,9 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 	case "pthread_key_create":
 		c.keyCreate(x, as)
 		return true
+	case "pthread_key_delete":
+		c.keyDelete(x, as)
+		return true
 	case "time":
 		// The time is an input: until inputs are explored (the inputs
 		// issue) it reads as a fixed value and the search is incomplete.
@@ -285,7 +281,8 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		c.emit(instr{op: opBuiltin, a: bAtomicStore, k: 2, w: w, flag: flagIf(s, fSigned), pos: pos})
 		return true
 	}
-	if c.rwlockCall(x, name, as) || c.barrierCall(x, name, as) || c.semCall(x, name, as) {
+	if c.rwlockCall(x, name, as) || c.barrierCall(x, name, as) || c.semCall(x, name, as) || c.mathCall(x, name, as) ||
+		c.timedCall(x, name, as) {
 		return true
 	}
 	spec, ok := builtinSpecs[name]
@@ -306,6 +303,12 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		c.needArgs(x, name, as, spec.keep)
 		w, s := c.atomicWidth(as[0])
 		et := pointee(c.rtype(as[0]))
+		if floatWidth(et) != 0 && spec.id != bAtomicStore {
+			// the arithmetic is on integers, and the C11 ones' results are
+			// typed long (mcrinclude/stdatomic.h): a double's bits would be
+			// converted as a long's value
+			c.unsupported(x, name+" on a floating-point object")
+		}
 		c.expr(as[0])
 		for _, a := range as[1:spec.keep] {
 			c.exprTo(a, et)
@@ -319,8 +322,24 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		return true
 	}
 	c.needArgs(x, name, as, spec.keep)
+	var params []*cc.Parameter
+	if ft := calleeType(x.PostfixExpression.Type()); ft != nil {
+		params = ft.Parameters()
+	}
 	for i, a := range as {
-		c.expr(a)
+		// as the call of a function with the declared prototype: a double
+		// passed to assume's int is truncated, not its bits tested. A
+		// pointer passes whole: its encoding (object id above offset) has
+		// no meaningful low 32 bits, and a pointer to offset 0 passed to
+		// assume(int) must stay true.
+		switch {
+		case isAggregate(a.Type()) || isPtr(c.rtype(a)):
+			c.expr(a)
+		case i < len(params) && params[i].Type().Kind() != cc.Void:
+			c.exprTo(a, params[i].Type())
+		default:
+			c.exprTo(a, argPromotion(c.ast, c.rtype(a)))
+		}
 		if i >= spec.keep {
 			c.emit(instr{op: opPop})
 		}
@@ -407,11 +426,28 @@ func (c *compiler) nondet(x *cc.PostfixExpression, name string, as []cc.Expressi
 	t := x.Type()
 	switch {
 	case t.Kind() == cc.Bool:
-	case t.Kind() == cc.Ptr:
-		c.unsupported(x, "call to "+name+": nondeterministic pointer input is not supported (integer inputs are)")
 	case cc.IsIntegerType(t) && (t.Size() == 1 || t.Size() == 2 || t.Size() == 4 || t.Size() == 8):
 	default:
-		c.unsupported(x, "call to "+name+": nondeterministic input of type "+t.String()+" is not supported (integer inputs are)")
+		// Pointer and floating-point inputs are refused only when an
+		// execution reaches them (opNoModel: that execution ends bounded,
+		// the search is incomplete and says why), since SV-COMP's tasks
+		// often define helpers around them (ldv's external_alloc) that the
+		// checked code never calls. A pointer input has no sound cheap
+		// model: the terms are integers, and an arbitrary pointer may alias
+		// any object or none, so taking it as an integer would turn its
+		// dereferences into invalid accesses, and as a fresh object would
+		// hide aliasing.
+		what := "input of type " + t.String()
+		if t.Kind() == cc.Ptr {
+			what = "pointer input"
+		}
+		for _, a := range as {
+			c.expr(a)
+			c.emit(instr{op: opPop})
+		}
+		c.emit(instr{op: opNoModel, a: c.str("call to " + name + ": a nondeterministic " + what + " is not modelled (integer inputs are)"), pos: toPos(x)})
+		c.emit(instr{op: opPush})
+		return
 	}
 	for _, a := range as {
 		c.expr(a)

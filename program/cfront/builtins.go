@@ -119,11 +119,16 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 		return true
 	case bExit:
 		v := args[0]
+		th.dtors.exited = true // pthread_exit, in main too, runs key destructors (tsd.go)
 		for i := len(th.frames) - 1; i > 0; i-- {
 			x.releaseFrame(&th.frames[i])
 		}
 		th.frames = th.frames[:1]
 		x.ret(th, v)
+		if th.dtors.running && !th.ending && !th.stuck && !x.over {
+			th.pc-- // the key destructors run first (tsd.go): run steps to the hook's entry
+			return false
+		}
 		return true
 	case bSelf:
 		return result(int64(th.id))
@@ -193,6 +198,11 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			x.object(objOf(p)).undefine(0, int(size))
 		}
 		return result(p)
+	case bDtorNext:
+		return result(th.nextDestructor())
+	case bDtorCall:
+		th.dtors.called = true
+		return result(th.dtors.arg)
 	case bGetSpecific:
 		return result(th.specific[args[0]])
 	case bSetSpecific:

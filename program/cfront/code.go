@@ -69,6 +69,24 @@ const (
 	opTrap    // a runtime error with message strs[a]
 	opNoModel // a call mcr cannot execute (strs[a]): the execution ends, bounded
 	opAddrTLS // push the address of the thread's copy of thread-local static a, plus k (tls.go)
+	// Floating point (float.go): w is the operands' width, 4 (float) or 8
+	// (double); values are their IEEE 754 bit patterns.
+	opFAdd
+	opFSub
+	opFMul
+	opFDiv
+	opFNeg
+	opFEq // opFEq to opFGe are in the order of opEq to opGe (relation)
+	opFNe
+	opFLt
+	opFLe
+	opFGt
+	opFGe
+	opFBool // f -> f != 0 (NaN is true)
+	opIToF  // integer (fSigned: signed) -> floating value of width w
+	opFToI  // floating value of width k -> integer of width w, fSigned; truncates toward zero
+	opFToF  // the other width -> floating value of width w
+	opFMath // libm function a (fmath*) over k operands of width w
 )
 
 // Instruction flags.
@@ -88,6 +106,9 @@ const (
 	// carries indeterminate bytes over instead of reading them (undef.go);
 	// it shares fNeg's bit, which only opPtrAdd uses
 	fCopy = fNeg
+	// fTimed on an await builtin: a timed wait's (timedwait.go); it shares
+	// fKeep's bit, which builtins do not use
+	fTimed = fKeep
 )
 
 type instr struct {
@@ -116,8 +137,10 @@ type function struct {
 	// pointer to the caller's result object (structret.go)
 	sret    bool
 	defined bool
-	pos     program.Pos
-	objID   uint32 // static object standing for the function's address
+	// exitHook: the thread-exit procedure that runs key destructors (tsd.go)
+	exitHook bool
+	pos      program.Pos
+	objID    uint32 // static object standing for the function's address
 }
 
 // frameVar is a local that lives in memory: its name for messages
@@ -178,8 +201,10 @@ const (
 	bRwWriter     // (l, set) thread-local: set 1 notes that the thread write-holds l; set 0 forgets it, returning whether it did (rwlock.go)
 	bMalloc
 	bCalloc
-	bGetSpecific // (key) the thread's value of a thread-specific data key (tls.go)
+	bGetSpecific // (key) the thread's value of a thread-specific data key (tsd.go)
 	bSetSpecific // (key, value) sets it
+	bDtorNext    // () at thread exit: the next key whose destructor may run, 0 when done (tsd.go)
+	bDtorCall    // () the argument of the destructor about to be called (tsd.go)
 	bAllocVLA    // (size, name) a variable-length array's storage: a stack object of that size, indeterminate
 	bFree
 	bAtomicBegin

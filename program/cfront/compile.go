@@ -28,7 +28,8 @@ type bail struct{ err *compileError }
 
 type compiler struct {
 	spurious    bool  // pthread_cond_wait may wake without a signal (condvar.go)
-	keys        int32 // the static counting pthread keys, -1 until needed (tls.go)
+	keys        int32 // the static counting pthread keys, -1 until needed (tsd.go)
+	dtorTable   int32 // the static table of key destructors, once Program.exitHook is set (tsd.go)
 	noSpinAwait bool  // compile spin loops as written (spin.go)
 	randInputs  bool  // rand() is an input (Options.RandInputs)
 	file        string
@@ -326,7 +327,7 @@ func (c *compiler) checkType(n cc.Node, t cc.Type) {
 				c.checkType(n, f.Type())
 			}
 		}
-	case cc.Float, cc.Double, cc.LongDouble, cc.Float16, cc.Float32, cc.Float64, cc.Float128, cc.Float32x, cc.Float64x, cc.Float128x,
+	case cc.Float16, cc.Float128, cc.Float32x, cc.Float64x, cc.Float128x,
 		cc.ComplexDouble, cc.ComplexFloat, cc.ComplexLongDouble, cc.BFloat16, cc.Decimal32, cc.Decimal64, cc.Decimal128:
 		c.unsupported(n, "floating-point type "+t.String())
 	case cc.Int128, cc.UInt128:

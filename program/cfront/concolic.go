@@ -247,6 +247,12 @@ func (x *execution) symStep(th *thread, in *instr) {
 				x.sym.symRet = nil
 			}
 		}
+	case opFAdd, opFSub, opFMul, opFDiv, opFEq, opFNe, opFLt, opFLe, opFGt, opFGe:
+		x.symFloat(th, in, 2)
+	case opFNeg, opFBool, opIToF, opFToI, opFToF:
+		x.symFloat(th, in, 1)
+	case opFMath:
+		x.symFloat(th, in, int(in.k))
 	case opBuiltin:
 		k := int(in.k)
 		switch in.a {

@@ -12,6 +12,9 @@ var opNames = map[opcode]string{
 	opXor: "xor", opShl: "shl", opShr: "shr", opEq: "eq", opNe: "ne", opLt: "lt", opLe: "le", opGt: "gt", opGe: "ge",
 	opNeg: "neg", opCpl: "cpl", opLNot: "lnot", opBool: "bool", opPtrDiff: "ptrdiff", opPtrAdd: "ptradd", opJmp: "jmp", opJz: "jz",
 	opJnz: "jnz", opCall: "call", opCallInd: "callind", opRet: "ret", opBuiltin: "builtin", opZero: "zero", opTrap: "trap",
+	opNoModel: "nomodel", opAddrTLS: "addrtls", opFAdd: "fadd", opFSub: "fsub", opFMul: "fmul", opFDiv: "fdiv", opFNeg: "fneg",
+	opFEq: "feq", opFNe: "fne", opFLt: "flt", opFLe: "fle", opFGt: "fgt", opFGe: "fge", opFBool: "fbool", opIToF: "itof",
+	opFToI: "ftoi", opFToF: "ftof", opFMath: "fmath",
 }
 
 // Disassemble writes the program's bytecode to w, for debugging the compiler.

@@ -21,6 +21,9 @@ func (c *compiler) scalar(n cc.Node, t cc.Type) (uint8, bool) {
 	case cc.Struct, cc.Union:
 		c.unsupported(n, "struct value used as a scalar")
 	}
+	if fw := floatWidth(t); fw != 0 {
+		return fw, false // bit patterns (float.go)
+	}
 	sz := t.Size()
 	if sz != 1 && sz != 2 && sz != 4 && sz != 8 {
 		c.unsupported(n, "type "+t.String())
@@ -112,13 +115,19 @@ func (c *compiler) convert(n cc.Node, from, to cc.Type) {
 		return
 	}
 	if to.Kind() == cc.Bool {
-		if from.Kind() != cc.Bool {
+		if fw := floatWidth(from); fw != 0 {
+			c.emit(instr{op: opFBool, w: fw, pos: toPos(n)})
+		} else if from.Kind() != cc.Bool {
 			c.emit(instr{op: opBool})
 		}
 		return
 	}
 	tw, ts := c.scalar(n, to)
 	if from.Kind() == cc.Void || from.Kind() == cc.Struct || from.Kind() == cc.Union {
+		return
+	}
+	if floatWidth(from) != 0 || floatWidth(to) != 0 {
+		c.convertFloat(n, from, to)
 		return
 	}
 	fw, fs := c.scalar(n, from)
@@ -150,8 +159,12 @@ func (c *compiler) rtype(e cc.ExpressionNode) cc.Type {
 }
 
 // cond pushes e's truth value (any non-zero is true; jumps test != 0).
+// A floating value is tested against 0.0 first: -0.0 is false, a NaN true.
 func (c *compiler) cond(e cc.ExpressionNode) {
 	c.expr(e)
+	if fw := floatWidth(c.rtype(e)); fw != 0 {
+		c.emit(instr{op: opFBool, w: fw, pos: toPos(e)})
+	}
 }
 
 // expr pushes the value of e.
@@ -301,7 +314,7 @@ func (c *compiler) primary(x *cc.PrimaryExpression) {
 		}
 		c.emit(instr{op: opPush, k: v})
 	case cc.PrimaryExpressionFloat:
-		c.unsupported(x, "floating-point constant "+x.Token.SrcStr())
+		c.floatConst(x)
 	case cc.PrimaryExpressionString:
 		s, _ := stringLiteral(x)
 		c.emit(instr{op: opAddrObj, a: c.stringObj(s)})
@@ -335,6 +348,10 @@ func (c *compiler) arith(n cc.ExpressionNode, op opcode, a, b cc.ExpressionNode)
 	t := n.Type()
 	c.exprTo(a, t)
 	c.exprTo(b, t)
+	if floatWidth(t) != 0 {
+		c.binop(n, op, t)
+		return
+	}
 	w, s := c.scalar(n, t)
 	c.emit(instr{op: op, flag: flagIf(s, fSigned), pos: toPos(n)})
 	if op == opAdd || op == opSub || op == opMul || op == opDiv {
@@ -378,8 +395,7 @@ func (c *compiler) compare(n cc.ExpressionNode, op opcode, a, b cc.ExpressionNod
 	}
 	c.exprTo(a, t)
 	c.exprTo(b, t)
-	_, s := c.scalar(n, t)
-	c.emit(instr{op: op, flag: flagIf(s, fSigned)})
+	c.binop(n, op, t)
 }
 
 func (c *compiler) logical(a, b cc.ExpressionNode, and bool) {
@@ -442,6 +458,10 @@ func (c *compiler) unary(x *cc.UnaryExpression) {
 	case cc.UnaryExpressionMinus, cc.UnaryExpressionCpl:
 		c.exprTo(x.CastExpression, x.Type())
 		w, s := c.scalar(x, x.Type())
+		if fw := floatWidth(x.Type()); fw != 0 && x.Case == cc.UnaryExpressionMinus {
+			c.emit(instr{op: opFNeg, w: fw, pos: toPos(x)})
+			return
+		}
 		op := opNeg
 		if x.Case == cc.UnaryExpressionCpl {
 			op = opCpl
@@ -467,6 +487,11 @@ func (c *compiler) incDec(e cc.ExpressionNode, inc, post bool, n cc.Node) {
 	t := e.Type()
 	// step adds or subtracts one (one element for pointers) to the value on the stack
 	step := func() {
+		if fw := floatWidth(t); fw != 0 {
+			c.emit(instr{op: opPush, k: fbits(1, fw)})
+			c.binop(n, map[bool]opcode{true: opAdd, false: opSub}[inc], t)
+			return
+		}
 		c.emit(instr{op: opPush, k: 1})
 		switch {
 		case isPtr(t):
@@ -593,6 +618,15 @@ func (c *compiler) call(x *cc.PostfixExpression) {
 	}
 }
 
+// argPromotion is the default argument promotion of C11 6.5.2.2p6 (an
+// argument without a parameter type: variadic or unprototyped).
+func argPromotion(ast *cc.AST, t cc.Type) cc.Type {
+	if t.Kind() == cc.Float {
+		return ast.Double
+	}
+	return cc.IntegerPromotion(t)
+}
+
 func calleeType(t cc.Type) *cc.FunctionType {
 	if pt, ok := t.(*cc.PointerType); ok {
 		t = pt.Elem()
@@ -615,7 +649,7 @@ func (c *compiler) pushArgs(x *cc.PostfixExpression, as []cc.ExpressionNode) {
 		if i < len(params) && params[i].Type().Kind() != cc.Void {
 			c.exprTo(a, params[i].Type())
 		} else {
-			c.exprTo(a, cc.IntegerPromotion(c.rtype(a)))
+			c.exprTo(a, argPromotion(c.ast, c.rtype(a)))
 		}
 	}
 }

@@ -16,6 +16,25 @@ func b2i(b bool) int64 {
 	return 0
 }
 
+// relation evaluates comparison op (opEq to opGe) on a and b: signed or
+// unsigned integers, or floating values (IEEE: every relation but != is
+// false on a NaN).
+func relation[T int64 | uint64 | float64](op opcode, a, b T) bool {
+	switch op {
+	case opEq:
+		return a == b
+	case opNe:
+		return a != b
+	case opLt:
+		return a < b
+	case opLe:
+		return a <= b
+	case opGt:
+		return a > b
+	}
+	return a >= b
+}
+
 // run executes th's instructions until the next event (which becomes
 // pending), the end of the execution, or an error.
 func (x *execution) run(th *thread) {
@@ -176,32 +195,11 @@ func (x *execution) run(th *thread) {
 			th.stack = st[:n-1]
 		case opLt, opLe, opGt, opGe:
 			a, b := st[n-2], st[n-1]
-			var r bool
 			if in.flag&fSigned != 0 {
-				switch in.op {
-				case opLt:
-					r = a < b
-				case opLe:
-					r = a <= b
-				case opGt:
-					r = a > b
-				default:
-					r = a >= b
-				}
+				st[n-2] = b2i(relation(in.op, a, b))
 			} else {
-				ua, ub := uint64(a), uint64(b)
-				switch in.op {
-				case opLt:
-					r = ua < ub
-				case opLe:
-					r = ua <= ub
-				case opGt:
-					r = ua > ub
-				default:
-					r = ua >= ub
-				}
+				st[n-2] = b2i(relation(in.op, uint64(a), uint64(b)))
 			}
-			st[n-2] = b2i(r)
 			th.stack = st[:n-1]
 		case opNeg:
 			st[n-1] = -st[n-1]
@@ -317,8 +315,12 @@ func (x *execution) run(th *thread) {
 			// explored as usual.
 			x.fail(th, program.Bounded, "%s (reached at line %d)", x.p.strs[in.a], in.pos.Line)
 			return
+		case opFAdd, opFSub, opFMul, opFDiv, opFNeg, opFEq, opFNe, opFLt, opFLe, opFGt, opFGe, opFBool, opIToF, opFToI, opFToF, opFMath:
+			if !x.floatOp(th, in) {
+				return
+			}
 		case opBuiltin:
-			if !idleBuiltins[in.a] {
+			if !idleBuiltins[in.a] && !(in.a == bNondet && in.flag&fTimed != 0) { // a timeout's choice is idle (timedwait.go)
 				th.effects++
 			}
 			if x.builtin(th, in) {

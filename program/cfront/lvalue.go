@@ -229,8 +229,7 @@ func (c *compiler) assign(x *cc.AssignmentExpression) {
 		} else {
 			c.exprTo(rhs, ct)
 		}
-		_, s := c.scalar(x, ct)
-		c.emit(instr{op: op, flag: flagIf(s, fSigned), pos: toPos(x)})
+		c.binop(x, op, ct)
 		c.convert(x, ct, t)
 	}
 	c.storeLV(x, l)

@@ -25,7 +25,8 @@ type Program struct {
 	nfuncs     int
 	strs       []string
 	mainFn     *function
-	mainArgs   []int64 // argc, argv
+	exitHook   *function // runs key destructors at thread exit; nil if no key has one (tsd.go)
+	mainArgs   []int64   // argc, argv
 	maxEvents  int
 	maxThreads int // threads of one execution, main included
 	stepLimit  int // instructions a thread may run between two events

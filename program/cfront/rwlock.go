@@ -48,13 +48,10 @@ func (c *compiler) rwlockCall(x *cc.PostfixExpression, name string, as []cc.Expr
 	case "pthread_rwlock_rdlock":
 		c.casLoop(c.syncObj(x, name, as, 1), bRdAwait, nil, 1, 0, pos)
 	case "pthread_rwlock_tryrdlock":
-		negative := func() {
-			c.push(0)
-			c.emit(instr{op: opLt, flag: fSigned})
-		}
-		c.casLoop(c.syncObj(x, name, as, 1), 0, negative, 1, ebusy, pos)
+		c.rwTryRead(c.syncObj(x, name, as, 1), ebusy, pos)
 	case "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock":
-		c.rwWrite(c.syncObj(x, name, as, 1), name == "pthread_rwlock_trywrlock", pos)
+		try := name == "pthread_rwlock_trywrlock"
+		c.rwWrite(c.syncObj(x, name, as, 1), try, ebusy, pos)
 	case "pthread_rwlock_unlock":
 		c.rwUnlock(c.syncObj(x, name, as, 1), pos)
 	default:
@@ -63,11 +60,22 @@ func (c *compiler) rwlockCall(x *cc.PostfixExpression, name string, as []cc.Expr
 	return true
 }
 
+// rwTryRead compiles a read lock attempt on the lock temporary l points
+// to: busy (EBUSY, or ETIMEDOUT for a timed lock's timeout) if a writer
+// holds it.
+func (c *compiler) rwTryRead(l int, busy int64, pos program.Pos) {
+	negative := func() {
+		c.push(0)
+		c.emit(instr{op: opLt, flag: fSigned})
+	}
+	c.casLoop(l, 0, negative, 1, busy, pos)
+}
+
 // rwWrite compiles a write lock of the lock temporary l points to:
 // blocking, do { await(state == 0) } while (!CAS(state, 0, -1)); trying,
-// one CAS, EBUSY if it fails. On success the thread notes that it is the
-// writer.
-func (c *compiler) rwWrite(l int, try bool, pos program.Pos) {
+// one CAS, failing with busy (EBUSY, or ETIMEDOUT for a timed lock's
+// timeout). On success the thread notes that it is the writer.
+func (c *compiler) rwWrite(l int, try bool, failure int64, pos program.Pos) {
 	loop := c.pc()
 	if !try {
 		c.word(l, 0)
@@ -91,7 +99,7 @@ func (c *compiler) rwWrite(l int, try bool, pos program.Pos) {
 	if busy >= 0 {
 		done := c.emit(instr{op: opJmp})
 		c.patch(busy)
-		c.push(ebusy)
+		c.push(failure)
 		c.patch(done)
 	}
 }

@@ -62,10 +62,28 @@ var _ program.Buffered = (*execution)(nil)
 // follow store buffers yet.
 func (p *Program) SetModel(m program.MemoryModel) error {
 	if m != program.SC && p.hasInputs {
-		return fmt.Errorf("%s reads __VERIFIER_nondet inputs: --mm %s does not support inputs yet (sc does)", p.file, m)
+		return fmt.Errorf("%s reads inputs%s: --mm %s does not support inputs yet (sc does)", p.file, p.firstInput(), m)
 	}
 	p.model = m
 	return nil
+}
+
+// firstInput names an input the program reads, the first in its compiled
+// code, for messages: " (such as NAME at line L)", or "" if none is found.
+// A nondet call's is its type; a timed wait's timeout or a clock's field
+// says so (timedwait.go), which a user would not take for a nondet call.
+func (p *Program) firstInput() string {
+	for i, in := range p.code {
+		if in.op != opBuiltin || in.a != bNondet || i == 0 || p.code[i-1].op != opPush {
+			continue
+		}
+		pos := in.pos
+		for j := i + 1; pos.Line == 0 && j < len(p.code) && j < i+8; j++ {
+			pos = p.code[j].pos // timed waits and clocks: on the next positioned instruction
+		}
+		return fmt.Sprintf(" (such as the %s at line %d)", p.strs[p.code[i-1].k], pos.Line)
+	}
+	return ""
 }
 
 // Model implements program.Buffered.

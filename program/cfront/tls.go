@@ -1,7 +1,5 @@
 package cfront
 
-import "modernc.org/cc/v4"
-
 // This file implements thread-local variables (_Thread_local, C11 6.2.4p4;
 // GCC's __thread): each thread has its own copy, initialised as the
 // variable's initialiser says (the static, run into the initial image, is
@@ -11,34 +9,6 @@ import "modernc.org/cc/v4"
 // threads to "the same" thread-local variable are accesses to two objects
 // and never race. A copy lives until the execution ends (C ends it with
 // its thread; a use after that is not reported).
-
-// Thread-specific data (pthread_key_create, pthread_setspecific,
-// pthread_getspecific; POSIX) is kept per thread beside its registers: a
-// value set by one thread is invisible to every other, so setting and
-// getting are local steps, not events. A key is the next number of a
-// hidden counter that pthread_key_create increments atomically (an event,
-// so two threads creating keys get them in an order the explorers see).
-// Destructors are refused: they run at thread exit, which is not modelled.
-
-// keyCreate compiles pthread_key_create(as[0], as[1]).
-func (c *compiler) keyCreate(x *cc.PostfixExpression, as []cc.ExpressionNode) {
-	c.needArgs(x, "pthread_key_create", as, 2)
-	if v, ok := constInt(as[1]); !ok || v != 0 {
-		c.unsupported(x, "pthread_key_create with a destructor (destructors run at thread exit, which is not modelled)")
-	}
-	if c.keys < 0 {
-		c.keys = c.addStatic(&static{name: "<pthread keys>", kind: kGlobal, typ: c.ast.Int, data: make([]byte, 4)})
-	}
-	pos := toPos(x)
-	c.expr(as[0])
-	c.emit(instr{op: opAddrObj, a: c.keys})
-	c.emit(instr{op: opPush, k: 1})
-	c.emit(instr{op: opBuiltin, a: bFetchAdd, k: 2, w: 4, pos: pos})
-	c.emit(instr{op: opPush, k: 1})
-	c.emit(instr{op: opAdd})
-	c.emit(instr{op: opStore, w: uint8(pointee(as[0].Type()).Size()), pos: pos})
-	c.emit(instr{op: opPush}) // returns 0
-}
 
 // threadLocals turns every address of a thread-local static in the
 // compiled code into an address of the running thread's copy.

@@ -115,7 +115,8 @@ type thread struct {
 	// bytes, which its store copies as such (fCopy, undef.go)
 	copyUndef bool
 	tls       map[int32]int64 // its copies of thread-local statics (tls.go)
-	specific  map[int64]int64 // its thread-specific data: key -> value (tls.go)
+	specific  map[int64]int64 // its thread-specific data: key -> value (tsd.go)
+	dtors     dtorState       // its key destructors' progress at exit (tsd.go)
 	// the shadows of stack and slots (concolic.go), and the inputs read
 	sstack, sslots []*sym.Term
 	ninputs        int
@@ -276,16 +277,19 @@ func (x *execution) Done() (bool, program.Outcome) {
 	if x.p.model != program.SC && x.buffered() {
 		return false, program.Outcome{} // a flush can run
 	}
-	waiting, woken := false, false
+	waiting, woken, timed := false, false, false
 	for _, th := range x.threads {
 		if th != nil && th.await != nil {
 			if x.sym != nil && len(th.await.o.symCells) > 0 {
 				x.incomplete("a thread waits on a location that holds an input-dependent value at line %d (whether it is woken is not tracked)", th.await.pos.Line)
 			}
 			// stuck at an await: it waits, unless a write after its read
-			// lets it through (await.go)
+			// lets it through (await.go), or it is a timed wait's, which
+			// times out instead (timedwait.go)
 			if th.await.woken() {
 				woken = true
+			} else if th.await.timed {
+				timed = true
 			} else {
 				waiting = true
 			}
@@ -295,6 +299,10 @@ func (x *execution) Done() (bool, program.Outcome) {
 		}
 		if _, st := x.Pending(th.id); st == program.Enabled {
 			return false, program.Outcome{}
+		}
+		if x.timedAcquire(th) {
+			timed = true // timedwait.go
+			continue
 		}
 		waiting = true
 	}
@@ -323,6 +331,11 @@ func (x *execution) Done() (bool, program.Outcome) {
 		// A thread whose assumption failed cannot go on, so threads waiting
 		// for it (or for each other) are not a deadlock of a feasible run.
 		x.outcome = *x.blocked
+	case timed:
+		// A timed wait would time out instead of waiting forever: that is
+		// the run in which it takes its timeout branch (timedwait.go), so
+		// this one is not maximal and its waiters are no deadlock.
+		x.outcome = program.Outcome{Kind: program.Blocked, Message: "a timed wait waits forever: its timeout is explored instead"}
 	case woken:
 		// A waiter missed a write that came after its await (a signal, a
 		// post, an unlock): a run in which it reads the write is explored
@@ -683,6 +696,12 @@ func (x *execution) ret(th *thread, v int64) {
 	// the frame is dead: later accesses through escaped pointers are errors
 	x.releaseFrame(&f)
 	if f.retPC < 0 || len(th.frames) == 0 {
+		if x.runDestructors(th, f.fn, v) {
+			return // the key destructors run first (tsd.go)
+		}
+		if f.fn.exitHook {
+			v = th.dtors.ret
+		}
 		// The thread ends. Main returning ends only the main thread; the
 		// others go on (as in Nidhugg), so "main does not join" works.
 		th.ret = v

@@ -304,6 +304,7 @@ func unordered(tr *program.Trace, cs []sym.Constraint) string {
 		k int32
 	}
 	var pos []at
+	var first []int // the first constraint at each position, for the message
 	seen := map[at]bool{}
 	threads := map[program.ThreadID]bool{}
 	for i := range cs {
@@ -312,14 +313,17 @@ func unordered(tr *program.Trace, cs []sym.Constraint) string {
 		if !seen[a] {
 			seen[a] = true
 			pos = append(pos, a)
+			first = append(first, i)
 		}
 	}
 	if len(threads) < 2 {
 		return ""
 	}
-	const why = InputsUnordered + " (not ordered by causality, so rf's choice of order within a class may hide input paths); use --algo dfs"
+	why := func(pair string) string {
+		return InputsUnordered + " (not ordered by causality, so rf's choice of order within a class may hide input paths" + pair + "); use --algo dfs"
+	}
 	if len(pos) > maxOrderCheck {
-		return why
+		return why("")
 	}
 	ix := program.NewTraceIndex(tr)
 	cl := ix.Clocks(program.LockOrder | program.ReadsFromOrder)
@@ -338,11 +342,26 @@ func unordered(tr *program.Trace, cs []sym.Constraint) string {
 				continue
 			}
 			if !before(a, b) && !before(b, a) {
-				return why
+				return why(": " + decision(cs[first[i]]) + " and " + decision(cs[first[j]]))
 			}
 		}
 	}
 	return ""
+}
+
+// decision names an input-dependent decision for messages: its kind and
+// line, and the input it depends on when there is one (a timed wait's
+// timeout, a nondet call's type).
+func decision(c sym.Constraint) string {
+	s := fmt.Sprintf("the %s at line %d", c.What, c.Pos.Line)
+	vars := map[program.InputID]*sym.Var{}
+	sym.Vars(c.Term, map[*sym.Term]bool{}, vars)
+	if len(vars) == 1 {
+		for _, v := range vars {
+			s += " (input: " + v.Type + ")"
+		}
+	}
+	return s
 }
 
 // solve decides one query; a solution is a new input vector (vec with the

@@ -200,6 +200,11 @@ func TestInputsBruteForce(t *testing.T) {
 		{"child_input", map[program.InputID][]int64{{Thread: "0.0", K: 0}: rng(0, 255)}},
 		{"lockfree_max", map[program.InputID][]int64{{Thread: "0", K: 0}: rng(0, 3), {Thread: "0", K: 1}: rng(0, 3)}},
 		{"lockfree_max_shortcut", map[program.InputID][]int64{{Thread: "0", K: 0}: rng(0, 3), {Thread: "0", K: 1}: rng(0, 3)}},
+		// timed waits: the input is the timeout's choice (cfront/timedwait.go)
+		{"cond_timedwait", map[program.InputID][]int64{{Thread: "0.0", K: 0}: {0, 1}}},
+		{"cond_timedwait_check", map[program.InputID][]int64{{Thread: "0.0", K: 0}: {0, 1}}},
+		{"sem_timedwait_bug", map[program.InputID][]int64{{Thread: "0", K: 0}: {0, 1}}},
+		{"mutex_timedlock_bug", map[program.InputID][]int64{{Thread: "0.0", K: 0}: {0, 1}, {Thread: "0.0", K: 1}: {0, 1}}},
 	} {
 		p, err := cfront.Load("../../testdata/c/inputs/"+c.file+".c", cfront.Options{})
 		if err != nil {
