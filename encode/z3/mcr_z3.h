@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <z3.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 // mcr_err is the first Z3 error code reported on this OS thread since the last mcr_begin. A cgo call runs
 // on one thread from start to end, so each helper sees exactly the errors of its own Z3 calls. This header
@@ -427,6 +430,26 @@ static double mcr_memory_mb(Z3_context c, Z3_solver s) {
 	}
 	Z3_stats_dec_ref(c, st);
 	return v;
+}
+
+// mcr_malloc_arenas caps glibc's malloc arenas at n (M_ARENA_MAX; 0 or another C library: does nothing).
+// glibc gives each OS thread that allocates an arena of its own, up to 8 per core, and keeps what a freed
+// formula leaves in each; Z3 runs on whatever OS thread Go schedules a check on, so without the cap the
+// process keeps several formulas' worth of freed memory.
+static void mcr_malloc_arenas(int n) {
+#ifdef __GLIBC__
+	if (n > 0) mallopt(M_ARENA_MAX, n);
+#else
+	(void)n;
+#endif
+}
+
+// mcr_malloc_trim returns the free memory at the top and inside glibc's arenas to the system
+// (malloc_trim); it does nothing on another C library.
+static void mcr_malloc_trim(void) {
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 #endif

@@ -163,5 +163,8 @@ func (s *Solver) Abandoned() bool { return false }
 // SetRlimit reports ErrNotBuilt.
 func (s *Solver) SetRlimit(n uint32) error { return ErrNotBuilt }
 
+// TrimMemory does nothing: there is no Z3.
+func TrimMemory() {}
+
 // AllocatedBytes returns 0: there is no Z3.
 func AllocatedBytes() uint64 { return 0 }

@@ -672,3 +672,34 @@ func ExampleSolver_Check() {
 	fmt.Println(res, o3-o1 >= 4)
 	// Output: sat true
 }
+
+// TestTrimMemory: a released formula's memory goes back to the system after TrimMemory. The formula
+// (disjunctions over 1,500 order variables) is checked, then released; the resident size must then come
+// back to within 32 MiB of where it was before the formula. Measured: 27 MiB before, 145 with the formula,
+// 38 after TrimMemory, and 111 when TrimMemory did nothing.
+func TestTrimMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	lockThread(t)
+	c, s := newContext(t)
+	TrimMemory()
+	before := rss(t)
+	const n = 1_500
+	for i := range n {
+		assertAll(t, s, c.Or(c.Lt(c.Var(i), c.Var(i+1)), c.Lt(c.Var(i+2), c.Var(i)), c.Lt(c.Var((i*7919)%n), c.Var(i+3))))
+	}
+	check(t, s, Sat)
+	peak := rss(t)
+	c.Reset()
+	s.Reset()
+	TrimMemory()
+	after := rss(t)
+	t.Logf("resident: %d MiB before, %d MiB with the formula, %d MiB after TrimMemory", before>>20, peak>>20, after>>20)
+	if peak-before < 64<<20 {
+		t.Skipf("the formula took only %d MiB; too little to tell", (peak-before)>>20)
+	}
+	if after-before > 32<<20 {
+		t.Errorf("%d MiB still resident after Reset and TrimMemory (%d MiB with the formula)", (after-before)>>20, (peak-before)>>20)
+	}
+}

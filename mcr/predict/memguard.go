@@ -12,11 +12,18 @@ package predict
 // interrupted (Z3_interrupt, polled by its search loops). Those queries
 // answer "unknown" (their pairs stay undecided, as after a timeout, and
 // the result incomplete). Z3Seeder releases a query's formula when it
-// returns, so what the count holds afterwards is the running queries'.
+// returns, so what the count holds afterwards is the running queries';
+// it also hands the freed memory back to the system (z3.TrimMemory, with
+// glibc's malloc arenas capped at one per CPU), without which the resident
+// size kept several freed formulas per worker (bubblesort.vals.txt,
+// --decider z3: 1.73 GB peak RSS before).
 //
 // Z3's own hard cap (the global parameter memory_max_size) is not used:
 // Z3 then throws out of an allocation anywhere, and closing the context
-// afterwards crashed (session 9). Its soft cap (memory_high_watermark) is
+// afterwards crashed (session 9; again in session 12 with a plain C
+// program on Debian's Z3 4.8.12: memory_max_size 60 MB on a 650-event
+// seed query gives thousands of Z3_MEMOUT_FAIL errors, and the next
+// context after Z3_del_context segfaults). Its soft cap (memory_high_watermark) is
 // not polled by the QF_IDL solver of Z3 4.8.12 (measured: no effect), and
 // the solver parameter max_memory made a 2-second check run for minutes.
 // Between two samples (20 ms) Z3 can allocate beyond the limit, and a
