@@ -81,7 +81,7 @@ func ExploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 	if io.Solver == nil {
 		io.Solver = sym.Explicit{}
 	}
-	d := &driver{io: io, seenVec: map[string]bool{}, seenQuery: map[[32]byte]bool{}, concSeen: map[[32]byte]map[int64]bool{}, findings: map[string]bool{}}
+	d := &driver{ctx: ctx, io: io, seenVec: map[string]bool{}, seenQuery: map[[32]byte]bool{}, concSeen: map[[32]byte]map[int64]bool{}, findings: map[string]bool{}}
 	start := time.Now()
 	d.res.Stats = Stats{Algorithm: a.Name + io.Note, Complete: true}
 	d.push(map[program.InputID]int64{})
@@ -148,6 +148,10 @@ func addExtra(m map[string]float64, k string, v float64) map[string]float64 {
 }
 
 type driver struct {
+	// ctx is the search's: observe polls it, for one long execution's
+	// path can hold tens of thousands of constraints (a loop cut by the
+	// event bound) and must not hold --timeout up
+	ctx       context.Context
 	io        InputOptions
 	work      []map[program.InputID]int64
 	seenVec   map[string]bool
@@ -228,6 +232,9 @@ func (d *driver) observe(x program.Execution) {
 		env := func(v *sym.Var) int64 { return v.Norm(d.vec[v.ID()]) }
 		memo := map[*sym.Term]int64{}
 		for i := range cs {
+			if i%256 == 255 && d.ctx.Err() != nil {
+				return
+			}
 			if !cs[i].Holds(env, memo) {
 				d.badPaths++
 				if d.res.Stats.Stopped == "" {
@@ -244,6 +251,9 @@ func (d *driver) observe(x program.Execution) {
 	}
 	h := sha256.New()
 	for i := range cs {
+		if i%256 == 255 && d.ctx.Err() != nil {
+			return // the search is over: ExploreInputs says it is incomplete
+		}
 		key := cs[i].Key()
 		fh := sha256.New()
 		prefix := h.Sum(nil)
