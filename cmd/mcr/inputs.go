@@ -108,16 +108,15 @@ func exploreInputs(ctx context.Context, algo *explore.Algorithm, p *cfront.Progr
 	if err != nil {
 		return nil, p, err
 	}
-	r.Stats.Executions += res.Stats.Executions
-	r.Stats.Events += res.Stats.Events
+	addFirstSearch(r, res)
 	return r, q, nil
 }
 
 // trylocksWithRF explores p again with rf when algo's search stopped at
-// a trylock (explore.TrylocksNotExplored: mcr, mcr-seeds, rvf and vc
-// explore one outcome of a trylock only) and rf explores both under cfg's
-// memory model (seed 002 Section 7: a failed trylock reads the acquire
-// holding the lock; explicit/rfsmc_trylock.go). It returns rf's result,
+// a trylock (explore.TrylocksNotExplored: mcr, mcr-seeds and rvf explore
+// one outcome of a trylock only; vc refuses them) and rf explores both
+// under cfg's memory model (seed 002 Section 7: a failed trylock reads
+// the acquire holding the lock; explicit/rfsmc_trylock.go). It returns rf's result,
 // with the first search's executions and events added and the counter
 // trylocks_explored_with_rf, or nil when it did not run.
 func trylocksWithRF(ctx context.Context, algo *explore.Algorithm, p program.Program, opts explore.Options, cfg explore.Config, res *explore.Result) (*explore.Result, error) {
@@ -134,13 +133,20 @@ func trylocksWithRF(ctx context.Context, algo *explore.Algorithm, p program.Prog
 		return nil, nil
 	}
 	r := rf.Explore(ctx, p, opts, c)
-	r.Stats.Executions += res.Stats.Executions
-	r.Stats.Events += res.Stats.Events
+	addFirstSearch(r, res)
 	if r.Stats.Extra == nil {
 		r.Stats.Extra = map[string]float64{}
 	}
 	r.Stats.Extra["trylocks_explored_with_rf"] = 1
 	return r, nil
+}
+
+// addFirstSearch adds to r, the result of a search done again, the
+// executions and events of the first search res, which it replaces: the
+// statistics count all the work done.
+func addFirstSearch(r, res *explore.Result) {
+	r.Stats.Executions += res.Stats.Executions
+	r.Stats.Events += res.Stats.Events
 }
 
 // exploreConcolic is the concolic search of a program with inputs.
@@ -179,8 +185,7 @@ func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Pro
 		io.Exhaustive = true
 		io.Note = " (inputs: rf left input-dependent branches of concurrent threads uncovered; explored again with dfs)"
 		r := explore.ExploreInputs(ctx, dfs, p, opts, cfg, io)
-		r.Stats.Executions += res.Stats.Executions
-		r.Stats.Events += res.Stats.Events
+		addFirstSearch(r, res)
 		res = r
 	}
 	if res.Stats.Extra["input_path_errors"] > 0 {

@@ -140,12 +140,7 @@ func TestTaskJSON(t *testing.T) {
 // TestTaskWitness checks the violation witness: format 2.0, the task's
 // file and hash, and the target at the failing reach_error call.
 func TestTaskWitness(t *testing.T) {
-	w := filepath.Join(t.TempDir(), "witness.yml")
-	code, out, errs := cli(t, "check", tasks+"reach_error_empty.yml", "--witness", w)
-	if code != exitFinding || !strings.Contains(out, "violation witness (FALSE(unreach-call)) written to") {
-		t.Fatalf("exit %d:\n%s%s", code, out, errs)
-	}
-	entries, src := readWitness(t, w)
+	entries, src := taskWitness(t, "reach_error_empty.yml")
 	if len(entries) != 1 || len(entries[0].Content) != 1 || len(entries[0].Content[0].Segment) != 1 {
 		t.Fatalf("witness layout:\n%s", src)
 	}
@@ -165,7 +160,7 @@ func TestTaskWitness(t *testing.T) {
 	}
 	// no FALSE verdict, no witness
 	w2 := filepath.Join(t.TempDir(), "none.yml")
-	code, out, _ = cli(t, "check", tasks+"locked_counter.yml", "--witness", w2)
+	code, out, _ := cli(t, "check", tasks+"locked_counter.yml", "--witness", w2)
 	if _, err := os.Stat(w2); code != exitOK || err == nil || !strings.Contains(out, "no violation witness written") {
 		t.Errorf("exit %d, witness written or not said:\n%s", code, out)
 	}
@@ -197,10 +192,16 @@ type witnessEntry struct {
 	}
 }
 
-// readWitness reads and parses the witness file at path.
-func readWitness(t *testing.T, path string) ([]witnessEntry, []byte) {
+// taskWitness checks testdata/tasks' task (one unreach-call property,
+// violated) with --witness and returns the witness parsed and as written.
+func taskWitness(t *testing.T, task string) ([]witnessEntry, []byte) {
 	t.Helper()
-	src, err := os.ReadFile(path)
+	w := filepath.Join(t.TempDir(), "witness.yml")
+	code, out, errs := cli(t, "check", tasks+task, "--witness", w)
+	if code != exitFinding || !strings.Contains(out, "violation witness (FALSE(unreach-call)) written to") {
+		t.Fatalf("%s: exit %d:\n%s%s", task, code, out, errs)
+	}
+	src, err := os.ReadFile(w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +216,7 @@ func readWitness(t *testing.T, path string) ([]witnessEntry, []byte) {
 // violation that needs one input value out of 256, read by a child thread:
 // the call's closing parenthesis, \result == 200, before the target.
 func TestTaskWitnessInputs(t *testing.T) {
-	w := filepath.Join(t.TempDir(), "witness.yml")
-	code, out, errs := cli(t, "check", tasks+"input_witness.yml", "--witness", w)
-	if code != exitFinding || !strings.Contains(out, "violation witness (FALSE(unreach-call)) written to") {
-		t.Fatalf("exit %d:\n%s%s", code, out, errs)
-	}
-	entries, src := readWitness(t, w)
+	entries, src := taskWitness(t, "input_witness.yml")
 	if len(entries) != 1 || len(entries[0].Content) != 2 {
 		t.Fatalf("want an input segment and the target segment:\n%s", src)
 	}
@@ -238,9 +234,8 @@ func TestTaskWitnessInputs(t *testing.T) {
 		t.Errorf("target waypoint %+v:\n%s", target, src)
 	}
 	// an input read after the schedule's last step is not a waypoint
-	code, _, errs = cli(t, "check", tasks+"late_input.yml", "--witness", w)
-	if entries, src := readWitness(t, w); code != exitFinding || len(entries) != 1 || len(entries[0].Content) != 1 {
-		t.Errorf("exit %d, want the target segment alone:\n%s%s", code, src, errs)
+	if entries, src := taskWitness(t, "late_input.yml"); len(entries) != 1 || len(entries[0].Content) != 1 {
+		t.Errorf("want the target segment alone:\n%s", src)
 	}
 }
 

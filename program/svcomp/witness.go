@@ -25,9 +25,9 @@ import (
 // so that order is one an execution can take). The format has no
 // threads, so the interleaving that leads there is not in the witness: a
 // validator has to find one itself, as it does from any witness with few
-// waypoints (mcr replay reproduces the schedule exactly). Format 2.0 is defined for sequential programs and
-// unreach-call; a data-race witness in it is the natural extension, which
-// validators may not accept.
+// waypoints (mcr replay reproduces the schedule exactly). Format 2.0 is
+// defined for sequential programs and unreach-call; a data-race witness
+// in it is the natural extension, which validators may not accept.
 
 // WitnessTask describes the verification run a witness belongs to.
 type WitnessTask struct {
