@@ -43,7 +43,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
+	"strconv"
 
 	"mcr/program"
 	"mcr/program/explore"
@@ -555,9 +555,23 @@ func (t *relaxedTrace) causalPast(w, r program.EventID, past map[program.EventID
 
 // prefixKey identifies a prefix of τ̃ (the key of schedules).
 func prefixKey(pre []program.EventID) string {
-	var b strings.Builder
-	for _, id := range pre {
-		fmt.Fprintf(&b, "%d:%d,", id.Thread, id.Index)
+	return string(appendIDs(make([]byte, 0, 8*len(pre)), pre))
+}
+
+// appendIDs appends "thread:index," for each id: the keys of this file
+// are built once or more per proposed mutation, where fmt cost a fifth of
+// the CPU time under TSO (SWSC stack_true).
+func appendIDs(b []byte, ids []program.EventID) []byte {
+	for _, id := range ids {
+		b = appendID(b, id)
+		b = append(b, ',')
 	}
-	return b.String()
+	return b
+}
+
+// appendID appends "thread:index".
+func appendID(b []byte, id program.EventID) []byte {
+	b = strconv.AppendInt(b, int64(id.Thread), 10)
+	b = append(b, ':')
+	return strconv.AppendInt(b, int64(id.Index), 10)
 }

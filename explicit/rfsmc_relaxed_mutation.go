@@ -200,14 +200,16 @@ func mutationKey(t *relaxedTrace, m *mutation) string {
 		}
 		return int(a.Index) - int(b.Index)
 	})
-	b := []byte(prefixKey(ids))
+	b := appendIDs(make([]byte, 0, 12*len(ids)), ids)
 	for _, id := range ids {
 		if s, ok := t.sourceOf(m, id); ok {
-			src := "init"
-			if s != program.InitID {
-				src = s.String()
+			b = appendID(append(b, '|'), id)
+			b = append(b, '<')
+			if s == program.InitID {
+				b = append(b, "init"...)
+			} else {
+				b = appendID(b, s)
 			}
-			b = fmt.Appendf(b, "|%v<%s", id, src)
 		}
 	}
 	return string(b)
