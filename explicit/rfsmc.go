@@ -330,12 +330,13 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 			readers[s.seq[p].src] = append(readers[s.seq[p].src], int32(p))
 		}
 	}
+	polls := 0 // read-like events seen: the context is polled every 64 (and in tryRead)
 	for r := 0; r < n; r++ {
 		nr := &s.seq[r]
 		if !rfReadLike(&nr.ev) {
 			continue
 		}
-		if r%256 == 0 && s.ctx.Err() != nil {
+		if polls++; polls%64 == 0 && s.ctx.Err() != nil {
 			return // cut: the caller sees ctx
 		}
 		rNew := r >= base
@@ -423,6 +424,13 @@ func (s *rfSMC) visible(r int, ix *program.WriteIndex) (vis []int32, initVisible
 // tryRead tries eR = seq[r] reading from eW = seq[w] (init if w < 0), a
 // source visible to it (visible).
 func (s *rfSMC) tryRead(base, r, w int) {
+	if s.ctx.Err() != nil {
+		// cut: each proposal is O(n) before decide looks at the context,
+		// and a bounded execution has 100,000 events per thread with
+		// thousands of sources each (goblint 04-mutex_35: --timeout 15s
+		// ran past 40 s, 2.9 GB)
+		return
+	}
 	nr := &s.seq[r]
 	wid, val := program.InitID, s.tr.InitValue(nr.ev.Loc)
 	if w >= 0 {
