@@ -1,6 +1,11 @@
 package encode
 
-import "mcr/encode/z3"
+import (
+	"maps"
+	"slices"
+
+	"mcr/encode/z3"
+)
 
 // This file implements the lazy half of the seed formula of seed.go. Two
 // parts of Φ grow quadratically with the trace: Φ_value's "no needed write
@@ -143,10 +148,13 @@ func (e *seedEncoder) refine(order []int64, needed []bool, sel []bool) int {
 	released := func(s, t Section) bool { // s is released before t is acquired
 		return s.Rel >= 0 && needed[s.Rel] && order[s.Rel] < order[t.Acq]
 	}
+	if e.locks == nil { // in a fixed order: what is asserted, and so the model, must not depend on map order
+		e.locks = slices.Sorted(maps.Keys(e.m.Sections))
+	}
 	var secs []Section
-	for _, all := range e.m.Sections {
+	for _, l := range e.locks {
 		secs = secs[:0]
-		for _, s := range all {
+		for _, s := range e.m.Sections[l] {
 			if needed[s.Acq] && !e.isTarget(s.Acq) {
 				secs = append(secs, s)
 			}
