@@ -64,16 +64,21 @@ func newDLSession() (*z3Session, error) {
 
 // NewZ3Seeder creates a seeder whose queries time out after timeout (0: 60 s).
 // It fails with z3.ErrNotBuilt when mcr was built without Z3.
+// Its Z3 context is made by the first query (a prediction whose pairs the
+// shortcuts settle then costs no Z3 at all).
 func NewZ3Seeder(timeout time.Duration) (*Z3Seeder, error) {
-	ses, err := newDLSession()
-	if err != nil {
-		return nil, err
+	if !z3.Available() {
+		return nil, z3.ErrNotBuilt
 	}
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
-	return &Z3Seeder{c: ses.c, s: ses.s, timeout: timeout}, nil
+	return &Z3Seeder{timeout: timeout}, nil
 }
+
+// trimAbove is the memory Z3 holds (over every worker) at the end of a
+// query above which the C heap is trimmed after it (see Decide).
+const trimAbove = 128 << 20
 
 // dumpSeq numbers the queries MCR_Z3_DUMP writes, over every worker.
 var dumpSeq atomic.Int64
@@ -121,9 +126,11 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	// how queries fall to workers). Closing it as soon as the query is
 	// answered leaves Z3's memory holding only running queries, which is
 	// what a memory guard sampling it (z3.AllocatedBytes) can stop, and
-	// trimming the C heap then hands the formula back to the system
+	// trimming the C heap then hands a large formula back to the system
 	// (resident memory, which --query-memory and the 1 GiB goal of issue
-	// 18 are about, follows the live formulas).
+	// 18 are about, follows the live formulas). Small ones stay in the
+	// heap for the next context: trimming after each of lang.vals.txt's 16
+	// queries cost a third of its z3 CPU time in page faults.
 	if z.c == nil {
 		ses, err := newDLSession()
 		if err != nil {
@@ -135,9 +142,12 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 		}
 	}
 	defer func() {
+		big := z3.AllocatedBytes() > trimAbove
 		z.Close()
 		z.c, z.s = nil, nil
-		z3.TrimMemory()
+		if big {
+			z3.TrimMemory()
+		}
 	}()
 	enc := &seedEncoder{c: z.c, m: z.m, q: q, n: len(q.Trace.Events)}
 	if !enc.encode(z.s) {
