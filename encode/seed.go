@@ -159,10 +159,10 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	deadline := time.Now().Add(z.timeout)
 	order := make([]int64, enc.n)
 	needed := make([]bool, enc.n)
-	for {
+	for round := 0; ; round++ {
 		left := time.Until(deadline)
 		if left <= 0 {
-			return program.SeedAnswer{}, fmt.Errorf("z3: timeout (%v) after %d refinements: %w", z.timeout, z.Rounds, program.ErrUnknown)
+			return program.SeedAnswer{}, fmt.Errorf("z3: timeout (%v) after %d refinements: %w", z.timeout, round, program.ErrUnknown)
 		}
 		z.Rounds++
 		res, err := z.s.Check(ctx, left)
