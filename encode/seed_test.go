@@ -107,7 +107,7 @@ func TestSeedLazy(t *testing.T) {
 		t.Errorf("race on Z: unsat without a lock constraint")
 	}
 	t.Logf("lazy constraints: %d (Y), %d (Z); checks %d for 2 queries", lazy, z.Lazy-lazy, z.Rounds)
-	for _, p := range [][2]int{{0, 2}, {1, 2}, {2, 0}} {
+	for _, p := range [][2]int{{0, 2}} {
 		if _, err := z.Decide(ctx, race(ys[p[0]], ys[p[1]])); err != nil {
 			t.Fatal(err)
 		}
