@@ -19,41 +19,66 @@ import (
 // or the race property of Section 3.3, and the decoding of a model to the
 // seed schedule.
 //
-// Every event e has an order variable O_e and a "needed" flag N_e (an
-// integer variable compared with 0, so that everything stays in QF_IDL).
-// Needed events are the executed prefix; the others may be placed anywhere
-// and carry no value constraints. Φ_rw becomes: N_r implies that r reads
-// its traced value from some needed write w with no needed write to the
-// same location in between, and N is closed under MHB predecessors, which
-// gives the recursion Φ_rw(w) of the paper without unfolding it.
+// Every event e has an integer order variable O_e and a boolean "needed"
+// flag N_e. Needed events are the executed prefix; the others may be
+// placed anywhere and carry no value constraints. Φ_rw becomes: N_r implies
+// that r reads its traced value from some needed write w with no needed
+// write to the same location in between, and N is closed under MHB
+// predecessors, which gives the recursion Φ_rw(w) of the paper without
+// unfolding it. Each read's choice of write is a boolean selector, so that
+// the quadratic parts of the formula (no write between a read and its
+// write, no two critical sections of a lock overlapping) are asserted
+// lazily: only those a model of the rest violates (seed_refine.go).
 
-// Z3Seeder answers seed queries with Z3. It owns one Z3 context and is not
-// safe for concurrent use: create one per worker.
+// Z3Seeder answers seed queries with Z3, in a Z3 context of its own per
+// query (see Decide). It is not safe for concurrent use: create one per
+// worker.
 type Z3Seeder struct {
-	c       *z3.Context
+	c       *z3.Context // s is a difference-logic solver (z3.Context.NewDLSolver)
 	s       *z3.Solver
 	timeout time.Duration
 	rlimit  uint32
 	// the structure of the last trace asked about
 	lastT *program.Trace
 	m     *MCM
-	// Calls and Time count queries and solver time (for statistics).
-	Calls int
-	Time  time.Duration
+	// Calls and Time count queries and solver time (for statistics);
+	// Rounds counts solver checks (a query takes one more per refinement)
+	// and Lazy the constraints the refinements added.
+	Calls, Rounds, Lazy int
+	Time                time.Duration
+}
+
+// newDLSession makes a Z3 context with a difference-logic solver.
+func newDLSession() (*z3Session, error) {
+	c, err := z3.NewContext()
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.NewDLSolver()
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return &z3Session{c: c, s: s}, nil
 }
 
 // NewZ3Seeder creates a seeder whose queries time out after timeout (0: 60 s).
 // It fails with z3.ErrNotBuilt when mcr was built without Z3.
+// Its Z3 context is made by the first query (a prediction whose pairs the
+// shortcuts settle then costs no Z3 at all).
 func NewZ3Seeder(timeout time.Duration) (*Z3Seeder, error) {
-	ses, err := newZ3Session()
-	if err != nil {
-		return nil, err
+	if !z3.Available() {
+		return nil, z3.ErrNotBuilt
 	}
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
-	return &Z3Seeder{c: ses.c, s: ses.s, timeout: timeout}, nil
+	return &Z3Seeder{timeout: timeout}, nil
 }
+
+// trimAbove is the memory Z3 holds (over every worker) at the end of a
+// query above which the C heap is trimmed after it (see Decide).
+const trimAbove = 128 << 20
 
 // dumpSeq numbers the queries MCR_Z3_DUMP writes, over every worker.
 var dumpSeq atomic.Int64
@@ -63,20 +88,26 @@ var dumpSeq atomic.Int64
 var ErrRlimit = errors.New("z3: resource limit reached")
 
 // SetRlimit bounds every later query by n of Z3's resource units (see
-// z3.Solver.SetRlimit; 0: none). A query that reaches it gives up: Decide
-// returns an error wrapping program.ErrUnknown that names the limit.
+// z3.Solver.SetRlimit; 0: none), each of its checks (one per refinement
+// round) on its own. A query that reaches it gives up: Decide returns an
+// error wrapping program.ErrUnknown that names the limit.
 func (z *Z3Seeder) SetRlimit(n uint32) error {
 	z.rlimit = n
+	if z.s == nil {
+		return nil
+	}
 	return z.s.SetRlimit(n)
 }
 
 // Name implements program.SeedDecider.
 func (z *Z3Seeder) Name() string { return "z3" }
 
-// Close releases the Z3 context.
+// Close releases the Z3 context, if one is open.
 func (z *Z3Seeder) Close() {
-	z.s.Close()
-	z.c.Close()
+	if z.c != nil {
+		z.s.Close()
+		z.c.Close()
+	}
 }
 
 // Decide implements program.SeedDecider. Errors: one wrapping
@@ -88,9 +119,20 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	}
 	start := time.Now()
 	defer func() { z.Calls++; z.Time += time.Since(start) }()
-	if z.s.Abandoned() {
-		// the last check was abandoned (z3.ErrAbandoned): start afresh
-		ses, err := newZ3Session()
+	// Every query gets a Z3 context of its own (about half a millisecond):
+	// Z3's search depends on the ids of its terms, which a reused context
+	// recycles in an order its earlier queries decide, and an answer must
+	// depend on the query alone (the explorer's counts must not depend on
+	// how queries fall to workers). Closing it as soon as the query is
+	// answered leaves Z3's memory holding only running queries, which is
+	// what a memory guard sampling it (z3.AllocatedBytes) can stop, and
+	// trimming the C heap then hands a large formula back to the system
+	// (resident memory, which --query-memory and the 1 GiB goal of issue
+	// 18 are about, follows the live formulas). Small ones stay in the
+	// heap for the next context: trimming after each of lang.vals.txt's 16
+	// queries cost a third of its z3 CPU time in page faults.
+	if z.c == nil {
+		ses, err := newDLSession()
 		if err != nil {
 			return program.SeedAnswer{}, err
 		}
@@ -99,16 +141,13 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 			return program.SeedAnswer{}, err
 		}
 	}
-	// Release the formula as soon as the query is answered, not at the
-	// next one: Z3's memory then holds only running queries, which is what
-	// a memory guard sampling it (z3.AllocatedBytes) can stop.
-	// Trimming the C heap then hands the freed formula back to the system
-	// (resident memory, which is what --query-memory and the 1 GiB goal
-	// of issue 18 are about, follows the live formulas).
 	defer func() {
-		z.c.Reset()
-		z.s.Reset()
-		z3.TrimMemory()
+		big := z3.AllocatedBytes() > trimAbove
+		z.Close()
+		z.c, z.s = nil, nil
+		if big {
+			z3.TrimMemory()
+		}
 	}()
 	enc := &seedEncoder{c: z.c, m: z.m, q: q, n: len(q.Trace.Events)}
 	if !enc.encode(z.s) {
@@ -117,40 +156,67 @@ func (z *Z3Seeder) Decide(ctx context.Context, q program.SeedQuery) (program.See
 	if err := z.c.Err(); err != nil {
 		return program.SeedAnswer{}, fmt.Errorf("z3: building the seed formula: %w", err)
 	}
+	deadline := time.Now().Add(z.timeout)
+	order := make([]int64, enc.n)
+	needed := make([]bool, enc.n)
+	for round := 0; ; round++ {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return program.SeedAnswer{}, fmt.Errorf("z3: timeout (%v) after %d refinements: %w", z.timeout, round, program.ErrUnknown)
+		}
+		z.Rounds++
+		res, err := z.s.Check(ctx, left)
+		if err != nil {
+			if errors.Is(err, z3.ErrAbandoned) {
+				return program.SeedAnswer{}, fmt.Errorf("%w: %w", err, program.ErrUnknown)
+			}
+			return program.SeedAnswer{}, fmt.Errorf("z3: %w", err)
+		}
+		switch res {
+		case z3.Unsat:
+			z.dump()
+			return program.SeedAnswer{}, nil
+		case z3.Unknown:
+			if z.s.ReasonUnknown() == z3.ReasonRlimit {
+				return program.SeedAnswer{}, fmt.Errorf("%w (%d units): %w", ErrRlimit, z.rlimit, program.ErrUnknown)
+			}
+			return program.SeedAnswer{}, fmt.Errorf("z3: %s: %w", z.s.ReasonUnknown(), program.ErrUnknown)
+		}
+		model, err := z.s.Model()
+		if err != nil {
+			return program.SeedAnswer{}, err
+		}
+		sel := enc.read(model, order, needed)
+		added := enc.refine(order, needed, sel)
+		if added < 0 {
+			return program.SeedAnswer{}, fmt.Errorf("z3: reading the model: %w", program.ErrUnknown)
+		}
+		if err := z.c.Err(); err != nil {
+			return program.SeedAnswer{}, fmt.Errorf("z3: refining the seed formula: %w", err)
+		}
+		z.Lazy += added
+		if added == 0 {
+			z.dump()
+			return program.SeedAnswer{Sat: true, Schedule: DecodeSchedule(z.m, q, order, needed)}, nil
+		}
+		for _, t := range enc.more {
+			if err := z.s.Assert(t); err != nil {
+				return program.SeedAnswer{}, fmt.Errorf("z3: refining the seed formula: %w", err)
+			}
+		}
+		enc.more = enc.more[:0]
+	}
+}
+
+// dump writes the solver's formula, as the last check saw it, to
+// $MCR_Z3_DUMP (a debugging aid: every query as an SMT-LIB 2 file for the
+// z3 command line; a write error is ignored). The formula holds the lazy
+// constraints the refinements added, so it has the query's answer.
+func (z *Z3Seeder) dump() {
 	if dir := os.Getenv("MCR_Z3_DUMP"); dir != "" {
-		// a debugging aid: every query as an SMT-LIB 2 file for the z3
-		// command line (best effort: a write error is ignored)
 		name := fmt.Sprintf("%s/q%05d.smt2", dir, dumpSeq.Add(1))
 		_ = os.WriteFile(name, []byte(z.s.SMTLIB2()+"(check-sat)\n"), 0o644)
 	}
-	res, err := z.s.Check(ctx, z.timeout)
-	if err != nil {
-		if errors.Is(err, z3.ErrAbandoned) {
-			return program.SeedAnswer{}, fmt.Errorf("%w: %w", err, program.ErrUnknown)
-		}
-		return program.SeedAnswer{}, fmt.Errorf("z3: %w", err)
-	}
-	switch res {
-	case z3.Unsat:
-		return program.SeedAnswer{}, nil
-	case z3.Unknown:
-		if z.s.ReasonUnknown() == z3.ReasonRlimit {
-			return program.SeedAnswer{}, fmt.Errorf("%w (%d units): %w", ErrRlimit, z.rlimit, program.ErrUnknown)
-		}
-		return program.SeedAnswer{}, fmt.Errorf("z3: %s: %w", z.s.ReasonUnknown(), program.ErrUnknown)
-	}
-	model, err := z.s.Model()
-	if err != nil {
-		return program.SeedAnswer{}, err
-	}
-	order := make([]int64, enc.n)
-	needed := make([]bool, enc.n)
-	for i := 0; i < enc.n; i++ {
-		order[i], _ = model.Int(z.c.Var(i))
-		nv, _ := model.Int(z.c.Var(enc.n + i))
-		needed[i] = nv > 0
-	}
-	return program.SeedAnswer{Sat: true, Schedule: DecodeSchedule(z.m, q, order, needed)}, nil
 }
 
 type seedEncoder struct {
@@ -162,10 +228,15 @@ type seedEncoder struct {
 	// hidden is the target read when it writes as well
 	// (program.WritesAtTarget), else -1
 	hidden int32
+	// choices are the reads-from selectors (seed_refine.go); more the lazy
+	// constraints a refinement found violated, to assert.
+	choices []choice
+	more    []z3.Term
+	locks   []program.Loc // the keys of m.Sections, sorted
 }
 
 func (e *seedEncoder) O(i int32) z3.Term { return e.c.Var(int(i)) }
-func (e *seedEncoder) N(i int32) z3.Term { return e.c.Gt(e.c.Var(e.n+int(i)), e.c.Int(0)) }
+func (e *seedEncoder) N(i int32) z3.Term { return e.c.BoolVar(int(i)) }
 
 func (e *seedEncoder) isRace(i int32) bool { return i == e.q.Race[0] || i == e.q.Race[1] }
 
@@ -222,10 +293,10 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		}
 		if i == q.Read {
 			add(e.N(i))
-			add(e.value(i, q.Value))
+			add(e.value(i, q.Value, add))
 			continue
 		}
-		add(c.Implies(e.N(i), e.value(i, ev[i].Value)))
+		add(c.Implies(e.N(i), e.value(i, ev[i].Value, add)))
 		if w, ok := m.RMWWrite[i]; ok {
 			add(c.Implies(e.N(i), e.N(w)))
 			for _, a := range m.Accesses[ev[i].Loc] {
@@ -235,31 +306,14 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 			}
 		}
 	}
-	// Φ_lock: two needed critical sections on a lock do not overlap. Only
-	// sections of the cone take part (the others are excluded), and a pair
-	// whose order must-happen-before fixes is left out: if s1's release is
-	// MHB-before s2's acquire, a needed s2 needs s1's release (N is closed
-	// under MHB predecessors) and Φ_mhb orders them.
-	for _, secs := range m.Sections {
-		for x := 0; x < len(secs); x++ {
-			for y := x + 1; y < len(secs); y++ {
-				s1, s2 := secs[x], secs[y]
-				// a race target that is an acquire (a deadlock query) is the
-				// thread's next event, not executed: it holds nothing yet
-				if ev[s1.Acq].Thread == ev[s2.Acq].Thread || e.excluded[s1.Acq] || e.excluded[s2.Acq] ||
-					(race && (e.isRace(s1.Acq) || e.isRace(s2.Acq))) ||
-					s1.Rel >= 0 && m.Before(s1.Rel, s2.Acq) || s2.Rel >= 0 && m.Before(s2.Rel, s1.Acq) {
-					continue
-				}
-				add(c.Implies(c.And(e.N(s1.Acq), e.N(s2.Acq)), c.Or(e.releasedBefore(s1, s2), e.releasedBefore(s2, s1))))
-			}
-		}
-	}
+	// Φ_lock (two needed critical sections of a lock do not overlap) is
+	// lazy: see seed_refine.go.
 	if race {
 		a, b := q.Race[0], q.Race[1]
 		add(e.N(a))
 		add(e.N(b))
-		add(c.Eq(e.O(a), e.O(b)))
+		add(c.Le(e.O(a), e.O(b)))
+		add(c.Le(e.O(b), e.O(a)))
 		for i := range ev {
 			// Φ_mhb orders the MHB predecessors of a and b before them
 			if i := int32(i); i != a && i != b && !e.excluded[i] && !m.Before(i, a) && !m.Before(i, b) {
@@ -335,59 +389,6 @@ func (e *seedEncoder) releasedBefore(s, t Section) z3.Term {
 		return e.c.False()
 	}
 	return e.c.And(e.N(s.Rel), e.c.Lt(e.O(s.Rel), e.O(t.Acq)))
-}
-
-// value is Φ_value(r, v): r reads v from a needed write with no needed
-// write to its location in between, or v is the initial value and no
-// needed write precedes r.
-func (e *seedEncoder) value(r int32, v int64) z3.Term {
-	c, m, ev := e.c, e.m, e.q.Trace.Events
-	ws := m.Writes[ev[r].Loc]
-	var opts []z3.Term
-	for _, w := range ws {
-		if ev[w].Value != v || e.excluded[w] || m.Before(r, w) {
-			continue
-		}
-		parts := []z3.Term{e.N(w), c.Lt(e.O(w), e.O(r))}
-		if h := e.hidden; h >= 0 && h != r && ev[h].Loc == ev[r].Loc {
-			parts = append(parts, c.Or(c.Lt(e.O(r), e.O(h)), c.Lt(e.O(h), e.O(w))))
-		}
-		possible := true
-		for _, w2 := range ws {
-			if w2 == w || e.excluded[w2] || m.Before(w2, w) || m.Before(r, w2) {
-				continue
-			}
-			if m.Before(w, w2) && m.Before(w2, r) {
-				possible = false // w2 is necessarily between w and r
-				break
-			}
-			parts = append(parts, c.Implies(e.N(w2), c.Or(c.Lt(e.O(w2), e.O(w)), c.Lt(e.O(r), e.O(w2)))))
-		}
-		if possible {
-			opts = append(opts, c.And(parts...))
-		}
-	}
-	if v == e.q.Trace.InitValue(ev[r].Loc) {
-		var parts []z3.Term
-		if h := e.hidden; h >= 0 && h != r && ev[h].Loc == ev[r].Loc {
-			parts = append(parts, c.Lt(e.O(r), e.O(h)))
-		}
-		possible := true
-		for _, w2 := range ws {
-			if e.excluded[w2] || m.Before(r, w2) {
-				continue
-			}
-			if m.Before(w2, r) {
-				possible = false
-				break
-			}
-			parts = append(parts, c.Implies(e.N(w2), c.Lt(e.O(r), e.O(w2))))
-		}
-		if possible {
-			opts = append(opts, c.And(parts...))
-		}
-	}
-	return c.Or(opts...)
 }
 
 // DecodeSchedule turns a solution (an order value and a needed flag per

@@ -4,7 +4,10 @@
 // combinations of those. It also has fixed-width bit-vector terms (BVVar, BV, BVBin, BVCompare...), whose
 // operations are those of C's integer types, for path conditions over a C program's inputs. A Solver
 // decides order constraints as QF_IDL and switches to Z3's default solver when its first assertion has
-// bit-vector terms (see Context.NewSolver); one Solver does not take both kinds.
+// bit-vector terms (see Context.NewSolver); one Solver does not take both kinds. Context.NewDLSolver makes a
+// solver for order constraints alone that Z3's incremental core decides with its sparse difference-logic
+// theory, for formulas that grow between Checks (the lazy seed encoding of mcr/encode); BoolVar gives it
+// boolean constants.
 //
 // It exists because no Go binding of Z3 can be installed here; it is deliberately no more than that. The
 // surface is as small as Nidhugg's SatSolver.h, all cgo lives in two files (z3_cgo.go and, for

@@ -88,6 +88,18 @@ static mcr_ast mcr_mk_var(Z3_context c, Z3_sort ints, const char *name, long lon
 	return mcr_keep(c, Z3_mk_const(c, sym, ints));
 }
 
+// mcr_mk_bool_var makes the boolean constant "b<idx>".
+static mcr_ast mcr_mk_bool_var(Z3_context c, long long idx) {
+	char buf[32];
+	mcr_begin();
+	snprintf(buf, sizeof buf, "b%lld", idx);
+	Z3_symbol sym = Z3_mk_string_symbol(c, buf);
+	if (mcr_err != Z3_OK) return mcr_keep(c, NULL);
+	Z3_sort b = Z3_mk_bool_sort(c);
+	if (mcr_err != Z3_OK) return mcr_keep(c, NULL);
+	return mcr_keep(c, Z3_mk_const(c, sym, b));
+}
+
 static mcr_ast mcr_mk_int(Z3_context c, Z3_sort ints, int64_t v) {
 	mcr_begin();
 	return mcr_keep(c, Z3_mk_int64(c, v, ints));
@@ -261,13 +273,19 @@ static mcr_ast mcr_mk_bool_to_bv(Z3_context c, Z3_sort bv, Z3_ast cond) {
 
 typedef struct { Z3_solver s; int err; } mcr_solver;
 
-// mcr_new_solver makes a solver for the logic QF_IDL if idl, else Z3's default solver, which picks its
-// tactic from the assertions at each Check.
-static mcr_solver mcr_new_solver(Z3_context c, bool idl) {
+// The kinds of mcr_new_solver.
+enum { MCR_DEFAULT, MCR_IDL, MCR_DL };
+
+// mcr_new_solver makes a solver for the logic QF_IDL (MCR_IDL), Z3's default solver, which picks its
+// tactic from the assertions at each Check (MCR_DEFAULT), or Z3's incremental SMT core without
+// preprocessing (MCR_DL; mcr_set_params gives it the difference-logic theory).
+static mcr_solver mcr_new_solver(Z3_context c, int kind) {
 	mcr_solver r = {NULL, Z3_OK};
 	mcr_begin();
 	Z3_solver s = NULL;
-	if (idl) {
+	if (kind == MCR_DL) {
+		s = Z3_mk_simple_solver(c);
+	} else if (kind == MCR_IDL) {
 		Z3_symbol logic = Z3_mk_string_symbol(c, "QF_IDL");
 		if (mcr_err == Z3_OK) s = Z3_mk_solver_for_logic(c, logic);
 	} else {
@@ -285,8 +303,9 @@ static mcr_solver mcr_new_solver(Z3_context c, bool idl) {
 // mcr_set_params sets the solver's timeout (UINT_MAX: none) and resource limit per check (rlimit, in Z3's
 // resource units; 0: none), and turns off Z3's SIGINT handler, which would otherwise replace Go's during
 // every check. Z3_solver_check applies rlimit to each check on its own (a limit relative to the count at
-// the check's start).
-static int mcr_set_params(Z3_context c, Z3_solver s, unsigned timeout_ms, unsigned rlimit) {
+// the check's start). dl selects the sparse difference-logic theory (arith.solver 1, Bellman-Ford over
+// the atoms' graph) for a solver of kind MCR_DL.
+static int mcr_set_params(Z3_context c, Z3_solver s, unsigned timeout_ms, unsigned rlimit, bool dl) {
 	mcr_begin();
 	Z3_params p = Z3_mk_params(c);
 	if (mcr_err != Z3_OK || p == NULL) return mcr_fail();
@@ -294,6 +313,7 @@ static int mcr_set_params(Z3_context c, Z3_solver s, unsigned timeout_ms, unsign
 	Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
 	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
 	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), rlimit);
+	if (dl) Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "arith.solver"), 1);
 	if (mcr_err == Z3_OK) Z3_solver_set_params(c, s, p);
 	int err = mcr_err;
 	Z3_params_dec_ref(c, p);

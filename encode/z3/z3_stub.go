@@ -35,6 +35,9 @@ func (c *Context) Var(i int) Term { return Term{} }
 // IntVar returns the zero Term.
 func (c *Context) IntVar(name string) Term { return Term{} }
 
+// BoolVar returns the zero Term.
+func (c *Context) BoolVar(i int) Term { return Term{} }
+
 // Int returns the zero Term.
 func (c *Context) Int(v int64) Term { return Term{} }
 
@@ -115,6 +118,9 @@ func (c *Context) BoolToBV(cond Term, width uint) Term { return Term{} }
 
 // NewSolver returns ErrNotBuilt.
 func (c *Context) NewSolver() (*Solver, error) { return nil, ErrNotBuilt }
+
+// NewDLSolver reports ErrNotBuilt.
+func (c *Context) NewDLSolver() (*Solver, error) { return nil, ErrNotBuilt }
 
 // Solver is a Z3 solver; in this build none can be created.
 type Solver struct{}

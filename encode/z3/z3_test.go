@@ -703,3 +703,59 @@ func TestTrimMemory(t *testing.T) {
 		t.Errorf("%d MiB still resident after Reset and TrimMemory (%d MiB with the formula)", (after-before)>>20, (peak-before)>>20)
 	}
 }
+
+// TestDLSolver: the difference-logic solver decides order constraints with
+// boolean variables, keeps deciding as the formula grows after a Check
+// (the lazy refinement of the seed encoding), stops at its resource limit
+// with the limit as the reason, and refuses bit-vector terms.
+func TestDLSolver(t *testing.T) {
+	c, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, err := c.NewDLSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b0 -> O0 < O1, b1 -> O1 < O0, b0 or b1
+	assertAll(t, s, c.Implies(c.BoolVar(0), c.Lt(c.Var(0), c.Var(1))), c.Implies(c.BoolVar(1), c.Lt(c.Var(1), c.Var(0))),
+		c.Or(c.BoolVar(0), c.BoolVar(1)))
+	check(t, s, Sat)
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b0, ok0 := m.Bool(c.BoolVar(0))
+	o0, ok1 := m.Int(c.Var(0))
+	o1, ok2 := m.Int(c.Var(1))
+	if !ok0 || !ok1 || !ok2 || b0 && o0 >= o1 {
+		t.Errorf("model b0=%v O0=%d O1=%d (%v %v %v) violates b0 -> O0 < O1", b0, o0, o1, ok0, ok1, ok2)
+	}
+	// growing after a Check: force b0, then contradict it
+	assertAll(t, s, c.Not(c.BoolVar(1)))
+	check(t, s, Sat)
+	if m, _ := s.Model(); func() bool { v, _ := m.Bool(c.BoolVar(0)); return !v }() {
+		t.Errorf("b0 false although b1 is false and b0 or b1 holds")
+	}
+	assertAll(t, s, chain(c, 1, 5)...)
+	assertAll(t, s, c.Lt(c.Var(5), c.Var(0)))
+	check(t, s, Unsat)
+	if err := s.Assert(c.BVCompare(BVEq, c.BVVar("x", 8), c.BV(1, 8))); err == nil {
+		t.Errorf("a bit-vector formula was accepted by a difference-logic solver")
+	}
+	s2, err := c.NewDLSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.SetRlimit(1); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 { // a cycle of choices: search, which rlimit 1 stops
+		assertAll(t, s2, c.Or(c.Lt(c.Var(i), c.Var(i+1)), c.BoolVar(100+i)), c.Implies(c.BoolVar(100+i), c.Lt(c.Var(i+1), c.Sub(c.Var(i), 2))))
+	}
+	res, err := s2.Check(context.Background(), 0)
+	if res != Unknown || err != nil || s2.ReasonUnknown() != ReasonRlimit {
+		t.Errorf("Check under rlimit 1 = %v, %v, reason %q; want unknown, nil, %q", res, err, s2.ReasonUnknown(), ReasonRlimit)
+	}
+}

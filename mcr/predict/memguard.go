@@ -12,11 +12,13 @@ package predict
 // interrupted (Z3_interrupt, polled by its search loops). Those queries
 // answer "unknown" (their pairs stay undecided, as after a timeout, and
 // the result incomplete). Z3Seeder releases a query's formula when it
-// returns, so what the count holds afterwards is the running queries';
-// it also hands the freed memory back to the system (z3.TrimMemory, with
-// glibc's malloc arenas capped at one per CPU), without which the resident
-// size kept several freed formulas per worker (bubblesort.vals.txt,
-// --decider z3: 1.73 GB peak RSS before).
+// returns (it closes the query's Z3 context), so what the count holds
+// afterwards is the running queries'; after a query that left Z3 holding
+// over 128 MiB it also hands the freed memory back to the system
+// (z3.TrimMemory, with glibc's malloc arenas capped at one per CPU),
+// without which the resident size kept several freed formulas per worker
+// (bubblesort.vals.txt, --decider z3, eager encoding: 1.73 GB peak RSS
+// before).
 //
 // Z3's own hard cap (the global parameter memory_max_size) is not used:
 // Z3 then throws out of an allocation anywhere, and closing the context
