@@ -300,7 +300,7 @@ func vcUnsupported(e *program.Event) string {
 	switch {
 	case explore.IsTrylock(e):
 		// a successful one too: its failure is never asked for either
-		return fmt.Sprintf("vc does not support trylocks (the other outcome of a trylock is not explored): %s at line %s; use --algo dfs", e.Kind, e.Pos)
+		return fmt.Sprintf("vc does not support trylocks (the other outcome of a trylock is not explored): %s at line %s; use --algo rf or dfs", e.Kind, e.Pos)
 	case e.Is(program.CAS):
 		what = "compare-and-swap"
 	case e.Is(program.RMW) || e.Is(program.RMWWrite):

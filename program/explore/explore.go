@@ -27,14 +27,14 @@ const (
 )
 
 // TrylocksNotExplored is the reason an SMC explorer's search is incomplete
-// when an execution has a trylock (all but dfs and, under SC, rf, which
-// reads a failed trylock from the holding acquire): its instances model a
-// lock as acquired
-// only after a release, so they have no place for a trylock that fails (it
+// when an execution has a trylock (rvf, mcr-seeds, vc, and mcr under SC;
+// not dfs, and not rf, which reads a failed trylock from the holding
+// acquire under every model): its instances model a lock as acquired only
+// after a release, so they have no place for a trylock that fails (it
 // reads a held lock), and the other outcome of a trylock, failing where it
-// succeeded or succeeding where it failed, is never asked for. --algo dfs
-// explores both.
-const TrylocksNotExplored = "trylocks: their other outcome (fail or succeed) is not explored; use --algo dfs"
+// succeeded or succeeding where it failed, is never asked for. --algo rf
+// and --algo dfs explore both (plain `mcr check` reruns with rf itself).
+const TrylocksNotExplored = "trylocks: their other outcome (fail or succeed) is not explored; use --algo rf"
 
 // IsTrylock reports whether e is a trylock, successful or failed.
 func IsTrylock(e *program.Event) bool {
