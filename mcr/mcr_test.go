@@ -265,7 +265,8 @@ var mustStayClean = []string{"casrot", "control_flow", "floating_read", "lastwri
 
 // TestRunsWithinRFClasses runs both explorers on every testdata run listed
 // for mcr with up to 10,000 reads-from classes (or no count, like Figure 2
-// of seed 001), dfs or not: complete, the expected findings, and no more
+// of seed 001), dfs or not: complete, the expected findings and outcomes
+// (testdata/c/dispatch_reread.c: mcr-seeds reached 42 of 44), and no more
 // executions than reads-from classes (for
 // ExploreSeeds: when its sleep sets were kept to the end, which they must
 // be on mustStayClean). Runs over 1,000 classes go without Options.Validate:
@@ -288,6 +289,9 @@ func TestRunsWithinRFClasses(t *testing.T) {
 			}
 			if got := m.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
 				t.Errorf("%s: findings = %v, want %v", v.Name, got, c.Findings)
+			}
+			if c.Outcomes != nil && s.Outcomes != *c.Outcomes {
+				t.Errorf("%s: %d outcomes, want %d", v.Name, s.Outcomes, *c.Outcomes)
 			}
 			clean := v.strict || s.Extra["sleep_sets_given_up"] == 0
 			if !clean && slices.Contains(mustStayClean, strings.Fields(c.Name)[0]) {
