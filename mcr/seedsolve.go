@@ -225,7 +225,7 @@ func (ds *deciders) relaxedKids(ctx context.Context, q *query) {
 	asked := 0
 	try := func(keep []int32) (program.SeedQuery, program.SeedAnswer, bool) {
 		t := *q
-		t.q.Fixed, t.q.Continue, t.steer = keep, false, nil
+		t.q.Fixed, t.steer = keep, nil
 		ds.ask(ctx, &t)
 		asked++
 		if t.err != nil && q.err == nil {
