@@ -272,9 +272,9 @@ func TestAgainstDFSSyncRandom(t *testing.T) {
 // While ExploreSeeds dropped relaxed seeds on a probe (see query.relax in
 // mcr.go), it lost outcomes on 19 and 95 here, on 5 (skipped), and on 9 of
 // the first 100 programs with three requests. MCR_REQUESTS sets how many
-// (default 30, 10 with -short).
+// (default 20, 8 with -short).
 func TestAgainstRFRequestsRandom(t *testing.T) {
-	n := randtest.Count("MCR_REQUESTS", 30, 10)
+	n := randtest.Count("MCR_REQUESTS", 20, 8)
 	rf, err := registry.Lookup("rf")
 	if err != nil {
 		t.Fatal(err)
