@@ -253,7 +253,7 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 	e.excluded = make([]bool, e.n)
 	for i := range ev {
 		for _, t := range []int32{q.Read, q.Race[0], q.Race[1]} {
-			if t >= 0 && m.Before(t, int32(i)) && !(q.Continue && t == q.Read) {
+			if t >= 0 && m.Before(t, int32(i)) {
 				e.excluded[i] = true
 			}
 		}

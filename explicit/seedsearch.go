@@ -123,13 +123,10 @@ func newSeedSearch(ctx context.Context, q program.SeedQuery) (*seedSearch, error
 		}
 	}
 	s.d = len(s.init)
-	// The target read is its thread's last event (unless the query lets
-	// its thread continue as traced: q.Continue); race targets are next.
+	// The target read is its thread's last event; race targets are next.
 	if q.Read >= 0 {
 		e := &t.Events[q.Read]
-		if !q.Continue {
-			s.stop[e.Thread] = e.Index + 1
-		}
+		s.stop[e.Thread] = e.Index + 1
 		s.hidden = program.WritesAtTarget(e, q.Value)
 	}
 	for _, p := range q.Race {

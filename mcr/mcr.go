@@ -136,23 +136,26 @@ type query struct {
 	deref bool // a seed that makes a dereferenced pointer read NULL
 	// relax: if the seed is unsatisfiable with the node's fixed reads
 	// required, ask again without them (Huang's Φ_seed(r, w) only keeps the
-	// causal past of r and w), and then with the largest parts of them a
-	// seed can keep (deciders.relaxedKids). A fixed read of another thread may only be
-	// possible after events that follow r (say, r's thread releasing a
-	// lock), which a seed ending at r cannot contain. Before relaxing, a
-	// probe (SeedQuery.Continue) checks that the fixed reads come within
-	// reach when r's thread continues as traced; if not, r = v is taken to
-	// be impossible in the node's space. The probe is skipped when r is a
-	// read-modify-write: its new value changes r's own write, so the
-	// traced continuation says nothing (skipping it there fixed the
-	// outcomes lost on random programs 266, 447 and 803). While the search
-	// is clean (explorer.clean), the relaxed seed is asked first, even if
-	// its map is known, since whether it exists decides cleanliness; the
-	// probe then only decides whether it makes a child.
+	// causal past of r and w: seed 001 Section 3.4), and then with the
+	// largest parts of them a seed can keep (deciders.relaxedKids). A fixed
+	// read of another thread may only be possible after events that follow
+	// r (say, r's thread releasing a lock), which a seed ending at r cannot
+	// contain. The relaxed seed is asked whenever the seed with the map is
+	// not satisfiable, as seed 001's Algorithm 2 asks Φ_seed for every read
+	// and new value (Theorem 1 rests on that). A "probe" used to drop it
+	// when the fixed reads stayed out of reach with r's thread continuing
+	// as traced, every read of the continuation keeping its traced value;
+	// but what r's thread does after r can change with r's new value, so
+	// the probe also dropped seeds that had an execution in the node's
+	// space: a read-modify-write target (random programs 266, 447 and 803)
+	// and, on testdata/c/dispatch_reread.c, a server that reads its
+	// counter twice under a lock, whose second read would return the new
+	// value, not the traced one (2 of 44 outcomes lost, the search
+	// reported complete). While the search is clean (explorer.clean), the
+	// relaxed seed is asked even if relaxDone, since whether it exists
+	// decides cleanliness.
 	relax   bool
 	relaxed bool // the answer came from the relaxed query
-	noProbe bool // ask relaxed before the probe (while clean: see explorer.clean)
-	unclean bool // the relaxed seed exists (see explorer.clean)
 	// steer, if not empty, is the query's Fixed with reads added that
 	// keep their values: a satisfiable seed is asked so again. Reads whose
 	// seeds an elder sibling or the sleep set covers keep the values they
@@ -167,7 +170,9 @@ type query struct {
 	asked bool
 	// relaxing is set when the query is asked again relaxed; relaxDone
 	// when the classes of finished executions cover the fully relaxed
-	// child's map (classes.covers), so that no relaxed child is needed.
+	// child's map (classes.covers), so that no relaxed child is needed
+	// (every relaxed child's map contains it): a satisfiable relaxed seed
+	// then makes none.
 	relaxing  bool
 	relaxDone bool
 	// cands are the node's fixed reads a relaxed child may keep: those
@@ -394,7 +399,7 @@ func (e *explorer) merge(level []*node, qs []*query) (next []*node, stop bool) {
 				continue
 			}
 			e.count(q)
-			if e.clean && (q.unclean || q.relaxed && q.err == nil && q.ans.Sat) {
+			if e.clean && q.relaxed && q.err == nil && q.ans.Sat {
 				// Given up at once: from here on the merge dedupes as
 				// without sleep sets; the nodes whose seeds slept are
 				// queried again after this batch (see explorer.clean).

@@ -54,7 +54,8 @@ func (v variant) runWith(p program.Program, opts explore.Options, decider string
 	return v.Run(context.Background(), randtest.Fresh(p), opts, explore.Config{Workers: workers, Decider: decider})
 }
 
-// compare checks an MCR result m against dfs's d on one program: the same
+// compare checks an MCR result m against dfs's d (or rf's, which counts
+// the same reads-from classes) on one program: the same
 // outcomes and finding kinds, complete, no seed that missed its values,
 // and no more executions (blocked ones aside) than dfs sees reads-from
 // classes (for ExploreSeeds: only while its sleep sets held, and at most
@@ -63,18 +64,19 @@ func (v variant) runWith(p program.Program, opts explore.Options, decider string
 func compare(t *testing.T, name string, v variant, d, m *explore.Result) *explore.Result {
 	t.Helper()
 	ds, ms := d.Stats, m.Stats
+	ref := ds.Algorithm
 	if ms.Outcomes != ds.Outcomes {
-		t.Errorf("%s: %s reaches %d outcomes, dfs %d", name, v.Name, ms.Outcomes, ds.Outcomes)
+		t.Errorf("%s: %s reaches %d outcomes, %s %d", name, v.Name, ms.Outcomes, ref, ds.Outcomes)
 	}
 	if got, want := m.FindingKinds(), d.FindingKinds(); !reflect.DeepEqual(got, want) {
-		t.Errorf("%s: %s finds %v, dfs %v", name, v.Name, got, want)
+		t.Errorf("%s: %s finds %v, %s %v", name, v.Name, got, ref, want)
 	}
 	clean := v.strict || ms.Extra["sleep_sets_given_up"] == 0
 	if ms.Executions-ms.Blocked > ds.RFClasses {
 		if clean {
-			t.Errorf("%s: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.Name, ms.Executions, ms.Blocked, ds.RFClasses)
+			t.Errorf("%s: %s runs %d executions (%d blocked), %s sees %d reads-from classes", name, v.Name, ms.Executions, ms.Blocked, ref, ds.RFClasses)
 		} else {
-			t.Logf("%s: relaxed seeds: %s runs %d executions (%d blocked), dfs sees %d reads-from classes", name, v.Name, ms.Executions, ms.Blocked, ds.RFClasses)
+			t.Logf("%s: relaxed seeds: %s runs %d executions (%d blocked), %s sees %d reads-from classes", name, v.Name, ms.Executions, ms.Blocked, ref, ds.RFClasses)
 		}
 	}
 	if v.strict && ms.RFClasses != ms.Executions-ms.Blocked {
@@ -87,7 +89,7 @@ func compare(t *testing.T, name string, v variant, d, m *explore.Result) *explor
 		t.Errorf("%s: %s runs %d executions for %d reads-from classes (%d blocked)", name, v.Name, ms.Executions, ds.RFClasses, ds.BlockedClasses)
 	}
 	if v.strict && ms.Blocked > ds.BlockedClasses {
-		t.Errorf("%s: %s runs %d blocked executions, dfs sees %d blocked classes", name, v.Name, ms.Blocked, ds.BlockedClasses)
+		t.Errorf("%s: %s runs %d blocked executions, %s sees %d blocked classes", name, v.Name, ms.Blocked, ref, ds.BlockedClasses)
 	}
 	for _, k := range []string{"seed_mismatches", "seed_replay_failures", "unknown", "rf_mismatches", "replay_errors", "decider_errors"} {
 		if ms.Extra[k] != 0 {
@@ -258,6 +260,45 @@ func TestAgainstDFSSyncRandom(t *testing.T) {
 	t.Logf("%d programs, %d too big for dfs, %d with blocked executions", n, big, blocking)
 }
 
+// TestAgainstRFRequestsRandom compares both explorers with rf on random
+// programs of the dispatcher shape (randprog Options.Requests: a lock per
+// global, a thread working on a global under its lock, and main making two
+// requests in a loop, each creating and joining a helper thread), with the
+// explicit deciders. Such programs have too many interleavings for dfs, so
+// rf's outcomes and reads-from classes are the reference (rf is held to
+// dfs elsewhere); programs on which rf runs more than 400 executions are
+// skipped. No Z3: it took 5 to 9 s on some of them, and what is under test
+// is the explorer (the other differential tests compare the deciders).
+// While ExploreSeeds dropped relaxed seeds on a probe (see query.relax in
+// mcr.go), it lost outcomes on 19 and 95 here, on 5 (skipped), and on 9 of
+// the first 100 programs with three requests. MCR_REQUESTS sets how many
+// (default 20, 8 with -short).
+func TestAgainstRFRequestsRandom(t *testing.T) {
+	n := randtest.Count("MCR_REQUESTS", 20, 8)
+	rf, err := registry.Lookup("rf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	opts := randprog.Options{Threads: 1, Ops: 1, Globals: 2, Requests: 2}
+	randtest.Each(t, "requests", randtest.Seeds(n, 95), opts, func(seed int64, name string, p program.Program) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		runs := 0
+		d := rf.Run(ctx, randtest.Fresh(p), explore.Options{KeepGoing: true, Observe: func(program.Execution) {
+			if runs++; runs > 400 {
+				cancel()
+			}
+		}}, explore.Config{Workers: 1})
+		if !d.Stats.Complete || runs > 400 {
+			return
+		}
+		compared++
+		compareVariants(t, name, p, d, false)
+	})
+	t.Logf("%d programs, %d compared", n+1, compared)
+}
+
 // mustStayClean lists testdata programs on which ExploreSeeds must keep
 // its sleep sets (no relaxed seed exists): a change that makes one
 // unclean loses the one-execution-per-class guarantee there.
@@ -265,7 +306,8 @@ var mustStayClean = []string{"casrot", "control_flow", "floating_read", "lastwri
 
 // TestRunsWithinRFClasses runs both explorers on every testdata run listed
 // for mcr with up to 10,000 reads-from classes (or no count, like Figure 2
-// of seed 001), dfs or not: complete, the expected findings, and no more
+// of seed 001), dfs or not: complete, the expected findings and outcomes
+// (testdata/c/dispatch_reread.c: mcr-seeds reached 42 of 44), and no more
 // executions than reads-from classes (for
 // ExploreSeeds: when its sleep sets were kept to the end, which they must
 // be on mustStayClean). Runs over 1,000 classes go without Options.Validate:
@@ -288,6 +330,9 @@ func TestRunsWithinRFClasses(t *testing.T) {
 			}
 			if got := m.FindingKinds(); !reflect.DeepEqual(append([]string{}, got...), c.Findings) {
 				t.Errorf("%s: findings = %v, want %v", v.Name, got, c.Findings)
+			}
+			if c.Outcomes != nil && s.Outcomes != *c.Outcomes {
+				t.Errorf("%s: %d outcomes, want %d", v.Name, s.Outcomes, *c.Outcomes)
 			}
 			clean := v.strict || s.Extra["sleep_sets_given_up"] == 0
 			if !clean && slices.Contains(mustStayClean, strings.Fields(c.Name)[0]) {

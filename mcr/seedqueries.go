@@ -121,7 +121,7 @@ func (e *explorer) queries(ctx context.Context, ni int, n *node) (qs []*query, d
 			if relaxed {
 				key = "" // see solveBatch
 			}
-			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key, past: past, noProbe: e.clean,
+			sq := &query{node: ni, kind: qSeed, q: q, deref: deref, relax: len(need) > 0, relaxed: relaxed, key: key, past: past,
 				cands: cands, relaxDone: relaxDone}
 			if e.clean && !relaxed {
 				sq.steer = steered(m, need, steer, r32)

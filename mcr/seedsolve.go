@@ -99,7 +99,7 @@ func (e *explorer) solveBatch(ctx context.Context, nodes int, qs []*query) {
 			// it exists decides cleanliness (see explorer.clean).
 			// Another node with the relaxed map is no reason to skip it
 			// (see queries); finished executions that cover it are.
-			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && (q.noProbe || !q.relaxDone) {
+			if q.relax && !q.relaxing && q.err == nil && !q.ans.Sat && (e.clean || !q.relaxDone) {
 				q.relaxing, q.asked, q.key = true, false, ""
 				join(q)
 			}
@@ -152,40 +152,13 @@ func (ds *deciders) solve(ctx context.Context, q *query) {
 	start := time.Now()
 	defer func() { q.dur += time.Since(start) }()
 	if q.relaxing { // see query.relax
-		e := &q.q.Trace.Events[q.q.Read]
-		probe := *q
-		probe.q.Continue = true
 		q.q.Fixed, q.steer, q.relaxed = nil, nil, true
-		if e.Is(program.RMW) || program.WritesAtTarget(e, q.q.Value) {
-			ds.ask(ctx, q)
-			if q.err == nil && q.ans.Sat {
-				ds.relaxedKids(ctx, q)
-			}
-			return
-		}
-		if q.noProbe {
-			// While clean, whether the relaxed seed exists decides
-			// cleanliness (see explorer.clean); the probe still decides
-			// whether it makes a child.
-			ds.ask(ctx, q)
-			if q.err != nil || !q.ans.Sat {
-				return
-			}
-			q.unclean = true
-		}
-		ds.ask(ctx, &probe)
-		if probe.err != nil || !probe.ans.Sat {
-			q.ans, q.err = program.SeedAnswer{}, probe.err
-			return
-		}
-		if q.noProbe {
-			ds.relaxedKids(ctx, q) // the relaxed answer is there already
-			return
-		}
 	}
 	ds.ask(ctx, q)
 	if q.relaxed && q.err == nil && q.ans.Sat {
-		ds.relaxedKids(ctx, q)
+		if !q.relaxDone { // else no child is needed (see query.relaxDone)
+			ds.relaxedKids(ctx, q)
+		}
 		return
 	}
 	if len(q.steer) > 0 && q.err == nil && q.ans.Sat {
@@ -252,7 +225,7 @@ func (ds *deciders) relaxedKids(ctx context.Context, q *query) {
 	asked := 0
 	try := func(keep []int32) (program.SeedQuery, program.SeedAnswer, bool) {
 		t := *q
-		t.q.Fixed, t.q.Continue, t.steer = keep, false, nil
+		t.q.Fixed, t.steer = keep, nil
 		ds.ask(ctx, &t)
 		asked++
 		if t.err != nil && q.err == nil {

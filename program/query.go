@@ -20,11 +20,6 @@ type SeedQuery struct {
 	Read  int32
 	Value int64
 	Race  [2]int32
-	// Continue lets the events after Read (in its thread and those forked
-	// after it) take part as they are in the trace. The answer is then no
-	// seed (those events may change with Read's new value) but tells
-	// whether Fixed is out of reach only because it needs them.
-	Continue bool
 }
 
 // NewSeedQuery returns a query with no target read and no race.

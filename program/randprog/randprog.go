@@ -31,6 +31,11 @@
 // effect and others only read: the idle iterations that the interpreter
 // stops at, program/cfront/idle.go).
 //
+// With Options.Requests, programs take the shape of Nidhugg's dispatcher
+// benchmark (requests.go): a lock per global, threads working on a global
+// under its lock, and main making requests in a loop, each creating and
+// joining a helper thread.
+//
 // The output stays within the C subset of testdata/c: <pthread.h>,
 // <semaphore.h>, <stdatomic.h> (seq_cst operations only), <assert.h>, int
 // arithmetic on small constants, no stdio, no floating point.
@@ -86,6 +91,11 @@ type Options struct {
 	// the block if it succeeds and another operation if it fails (issue
 	// 15: both outcomes). Like Blocking, without it no draw differs.
 	Trylock bool
+	// Requests, if positive, gives every global a lock of its own, lets
+	// threads work on a global under its lock, and has main make that
+	// many requests in a loop, each creating and joining a helper thread
+	// (requests.go). Like Blocking, without it no draw differs.
+	Requests int
 }
 
 // DefaultOptions returns the options used for differential testing: random
@@ -195,12 +205,16 @@ func (g *gen) program() string {
 	if g.opts.Sync {
 		g.chooseSync(nthreads)
 	}
+	requests := ""
 
 	threads := make([]string, nthreads)
 	joins := make([]bool, nthreads) // thread i joins thread i-1 (its arg)
 	for i := range threads {
 		joins[i] = g.opts.Blocking && i > 0 && g.rng.IntN(4) == 0
 		threads[i] = g.thread(i, joins[i])
+	}
+	if g.opts.Requests > 0 {
+		requests = g.requestFuncs()
 	}
 	mainFn := g.mainFunc(nthreads, join, asserts, joins)
 
@@ -211,6 +225,9 @@ func (g *gen) program() string {
 	}
 	if asserts {
 		out.WriteString(", a final assertion")
+	}
+	if g.opts.Requests > 0 {
+		fmt.Fprintf(&out, ", %s", plural(g.opts.Requests, "request"))
 	}
 	g.sync.describe(&out)
 	out.WriteString(". */\n")
@@ -250,12 +267,21 @@ func (g *gen) program() string {
 	if g.mutex {
 		out.WriteString("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n")
 	}
+	if g.opts.Requests > 0 {
+		for i := range g.globals {
+			fmt.Fprintf(&out, "pthread_mutex_t l%d = PTHREAD_MUTEX_INITIALIZER;\n", i)
+		}
+	}
 	g.sync.declare(&out)
 	for _, t := range threads {
 		out.WriteString("\n")
 		out.WriteString(t)
 	}
 	out.WriteString("\n")
+	if requests != "" {
+		out.WriteString(requests)
+		out.WriteString("\n")
+	}
 	out.WriteString(mainFn)
 	return out.String()
 }
@@ -340,6 +366,10 @@ func (g *gen) mainFunc(nthreads int, join, asserts bool, joins []bool) string {
 	}
 	if g.sync.mainWaits {
 		g.barrierWait()
+	}
+	if g.opts.Requests > 0 {
+		g.line("for (int q = 0; q < %d; q++)", g.opts.Requests)
+		g.line("\trequest();")
 	}
 	if join {
 		for i := range nthreads {
@@ -475,6 +505,10 @@ func (g *gen) op() {
 		return
 	}
 	if g.opts.Sync && g.syncOp() {
+		return
+	}
+	if g.opts.Requests > 0 && g.rng.IntN(2) == 0 {
+		g.channelBlock(g.rng.IntN(len(g.globals)))
 		return
 	}
 	if g.opts.Spin && g.rng.IntN(3) == 0 {

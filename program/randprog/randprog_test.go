@@ -23,7 +23,7 @@ func optionsFor(seed int64) Options {
 	case 0:
 		return Options{}
 	case 1:
-		return Options{Threads: 3, Ops: 4, Globals: 3, Mutex: true, Atomics: true, Asserts: true}
+		return Options{Threads: 3, Ops: 4, Globals: 3, Mutex: true, Atomics: true, Asserts: true, Requests: int(seed % 3)}
 	case 2:
 		return Options{Threads: 2, Ops: 1, Globals: 1, Atomics: true, Asserts: true}
 	case 3:
