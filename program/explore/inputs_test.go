@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"mcr/explicit"
+	"mcr/mcr/registry"
 	"mcr/program"
 	"mcr/program/cfront"
 	"mcr/program/explore"
@@ -59,12 +60,20 @@ func InputCases(t *testing.T, dir string) map[string][]InputCase {
 }
 
 // schedAlgo maps an --algo name to what the driver runs for programs with
-// inputs (the CLI's rule: value-based algorithms run rf).
-func schedAlgo(name string) (*explore.Algorithm, bool) {
-	if name == "dfs" {
-		return &explore.DFSAlgorithm, true
+// inputs, and how (the CLI's rule: mcr runs itself, value-based, and the
+// other value-based algorithms run rf).
+func schedAlgo(t *testing.T, name string) (*explore.Algorithm, explore.InputOptions) {
+	switch name {
+	case "dfs":
+		return &explore.DFSAlgorithm, explore.InputOptions{Exhaustive: true}
+	case "mcr":
+		a, err := registry.Lookup("mcr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a, explore.InputOptions{ValueBased: true, Fallback: &explicit.RF}
 	}
-	return &explicit.RF, false
+	return &explicit.RF, explore.InputOptions{}
 }
 
 // CheckInputCase runs one case with solver and compares the result.
@@ -74,9 +83,9 @@ func CheckInputCase(t *testing.T, file string, c InputCase, algo string, solver 
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, exh := schedAlgo(algo)
-	res := explore.ExploreInputs(context.Background(), a, p, explore.Options{KeepGoing: true}, explore.Config{Workers: 1},
-		explore.InputOptions{Solver: solver, Exhaustive: exh})
+	a, io := schedAlgo(t, algo)
+	io.Solver = solver
+	res := explore.ExploreInputs(context.Background(), a, p, explore.Options{KeepGoing: true}, explore.Config{Workers: 1}, io)
 	name := filepath.Base(file) + " " + algo
 	if got := res.FindingKinds(); !reflect.DeepEqual(got, append([]string{}, c.Findings...)) && !(len(got) == 0 && len(c.Findings) == 0) {
 		t.Errorf("%s: findings %v, want %v", name, got, c.Findings)
@@ -117,7 +126,7 @@ func TestInputsTestdata(t *testing.T) {
 			}
 			for _, algo := range c.Algos {
 				res := CheckInputCase(t, file, c, algo, sym.Explicit{})
-				t.Logf("%s %s: %d input vectors, %d queries, %d executions, %.3fs", filepath.Base(file), algo,
+				t.Logf("%s %s (%s): %d input vectors, %d queries, %d executions, %.3fs", filepath.Base(file), algo, res.Stats.Algorithm,
 					int(res.Stats.Extra[explore.StatInputVectors]), int(res.Stats.Extra[explore.StatInputQueries]), res.Stats.Executions, res.Stats.Seconds)
 			}
 		}
@@ -212,10 +221,11 @@ func TestInputsBruteForce(t *testing.T) {
 		}
 		wantF, wantO := bruteForce(t, p, c.domains)
 		for _, algo := range []string{"dfs", "rf"} {
-			a, exh := schedAlgo(algo)
+			a, io := schedAlgo(t, algo)
+			io.Solver = sym.Explicit{}
 			gotO := map[string]bool{}
 			res := explore.ExploreInputs(context.Background(), a, p, explore.Options{KeepGoing: true, Observe: outcomeObserver(gotO)},
-				explore.Config{Workers: 1}, explore.InputOptions{Solver: sym.Explicit{}, Exhaustive: exh})
+				explore.Config{Workers: 1}, io)
 			gotF := map[string]bool{}
 			for _, f := range res.Findings {
 				gotF[f.Key()] = true
