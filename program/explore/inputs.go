@@ -105,7 +105,7 @@ func ExploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 	}
 	fo := io
 	fo.ValueBased, fo.Fallback = false, nil
-	fo.Note = fmt.Sprintf(" (inputs: scheduling explored again with %s, for %s stopped: %s)", io.Fallback.Name, a.Name, why)
+	fo.Note = fmt.Sprintf(" (inputs: scheduling explored again with %s: %s stopped: %s)", io.Fallback.Name, a.Name, why)
 	r := exploreInputs(ctx, io.Fallback, p, opts, io.FallbackConfig, fo)
 	r.Stats.Executions += s.Executions
 	r.Stats.Events += s.Events
@@ -408,7 +408,7 @@ const InputsUnordered = "input-dependent branches in concurrent threads"
 
 // InputsSharedStore is the reason a value-based search (mcr) with inputs
 // stops: a read's value may not tell its term (valuesTellTerms).
-const InputsSharedStore = "a read's value does not tell its input term, which a search by read values cannot follow"
+const InputsSharedStore = "a read's value does not tell its input term"
 
 // valuesTellTerms reports why, in tr, a read's value may not tell its
 // term, or "": a read could read its value (by must-happen-before alone)
