@@ -1,9 +1,11 @@
 package explore
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 
 	"mcr/program"
@@ -95,14 +97,23 @@ type flipPlan struct {
 	// sums[t][j]: the hash of the first j constraints of slot t
 	sums [][]setHash
 	comp []int32 // per constraint: its component of the inputs it shares
+	// keys: per constraint, the SHA-256 of its canonical text
+	keys [][32]byte
+	tr   *program.Trace
+	conc map[int]string // concretisations' term texts, by constraint
 	ix   *program.TraceIndex
 	cl   *program.Clocks
 }
 
-func newFlipPlan(order flipOrder, tr *program.Trace, cs []sym.Constraint) *flipPlan {
-	p := &flipPlan{order: order, cs: cs, slot: make([]int32, len(cs)), pos: make([]int32, len(cs))}
+// newFlipPlan arranges cs; it returns nil if ctx ends first (the texts of
+// a long path's terms take a while).
+func newFlipPlan(ctx context.Context, order flipOrder, tr *program.Trace, cs []sym.Constraint) *flipPlan {
+	p := &flipPlan{order: order, cs: cs, tr: tr, slot: make([]int32, len(cs)), pos: make([]int32, len(cs)), keys: make([][32]byte, len(cs))}
 	slots := map[program.ThreadID]int32{}
 	for i := range cs {
+		if i%64 == 63 && ctx.Err() != nil {
+			return nil
+		}
 		s, ok := slots[cs[i].Thread]
 		if !ok {
 			s = int32(len(p.threads))
@@ -113,6 +124,7 @@ func newFlipPlan(order flipOrder, tr *program.Trace, cs []sym.Constraint) *flipP
 		p.slot[i], p.pos[i] = s, int32(len(p.threads[s]))
 		p.threads[s] = append(p.threads[s], int32(i))
 		k := sha256.Sum256([]byte(cs[i].Key()))
+		p.keys[i] = k
 		h := p.sums[s][len(p.sums[s])-1]
 		h.add(setHash{binary.LittleEndian.Uint64(k[:8]), binary.LittleEndian.Uint64(k[8:16])})
 		p.sums[s] = append(p.sums[s], h)
@@ -120,14 +132,20 @@ func newFlipPlan(order flipOrder, tr *program.Trace, cs []sym.Constraint) *flipP
 	if len(p.threads) < 2 {
 		p.order = traceOrder // one thread: one order
 	}
+	return p
+}
+
+// prepare computes what the sets beyond the trace's order need: the
+// causal order and the components.
+func (p *flipPlan) prepare() {
+	if p.comp != nil || p.order == traceOrder {
+		return
+	}
 	if p.order == causalOrder {
-		p.ix = program.NewTraceIndex(tr)
+		p.ix = program.NewTraceIndex(p.tr)
 		p.cl = p.ix.Clocks(program.LockOrder | program.ReadsFromOrder)
 	}
-	if p.order != traceOrder {
-		p.components()
-	}
-	return p
+	p.components()
 }
 
 // components sets comp: constraints are connected when they share an input.
@@ -237,14 +255,27 @@ func (p *flipPlan) shares(i int, s int32, lo, hi int) bool {
 	return false
 }
 
-// cuts calls emit with each kept set of flip i (its per-slot prefix
-// lengths, which emit must not keep, and its hash) while *budget lasts;
-// it reports false when the budget ran out.
+// traceCut returns the kept set of flip i in the trace's own order.
+func (p *flipPlan) traceCut(i int) ([]int32, setHash) {
+	cut := make([]int32, len(p.threads))
+	var h setHash
+	for s, th := range p.threads {
+		cut[s] = int32(sort.Search(len(th), func(j int) bool { return int(th[j]) >= i }))
+		h.add(p.sums[s][cut[s]])
+	}
+	return cut, h
+}
+
+// cuts calls emit with each kept set of flip i other than the trace's own
+// order (its per-slot prefix lengths, which emit must not keep, and its
+// hash) while *budget lasts; it reports false when the budget ran out.
 func (p *flipPlan) cuts(i int, budget *int, emit func(cut []int32, h setHash)) bool {
+	p.prepare()
 	n := len(p.threads)
 	cut := make([]int32, n)
 	lo, hi := make([]int32, n), make([]int32, n)
 	var vary []int32
+	trace, _ := p.traceCut(i)
 	for s := int32(0); s < int32(n); s++ {
 		l, h := p.bounds(i, s)
 		lo[s], hi[s], cut[s] = int32(l), int32(h), int32(h)
@@ -253,17 +284,20 @@ func (p *flipPlan) cuts(i int, budget *int, emit func(cut []int32, h setHash)) b
 			cut[s] = int32(l)
 		}
 	}
+	sum := func(cut []int32) setHash {
+		var h setHash
+		for s := range cut {
+			h.add(p.sums[s][cut[s]])
+		}
+		return h
+	}
 	for {
-		if p.closed(vary, cut, lo) {
+		if p.closed(vary, cut, lo) && !slices.Equal(cut, trace) {
 			if *budget <= 0 {
 				return false
 			}
 			*budget--
-			var h setHash
-			for s := range cut {
-				h.add(p.sums[s][cut[s]])
-			}
-			emit(cut, h)
+			emit(cut, sum(cut))
 		}
 		// the next combination (an odometer over the varying slots)
 		k := 0
@@ -302,9 +336,21 @@ func (p *flipPlan) closed(vary, cut, lo []int32) bool {
 	return true
 }
 
-// keep returns the constraints of a kept set.
+// concText returns the text of concretisation i's term.
+func (p *flipPlan) concText(i int) string {
+	if t, ok := p.conc[i]; ok {
+		return t
+	}
+	if p.conc == nil {
+		p.conc = map[int]string{}
+	}
+	p.conc[i] = p.cs[i].Term.A.String()
+	return p.conc[i]
+}
+
+// keep returns the constraints of a kept set (nil: the trace's order).
 func (p *flipPlan) keep(i int, cut []int32) []sym.Constraint {
-	if p.order == traceOrder {
+	if cut == nil {
 		return p.cs[:i:i]
 	}
 	n := 0

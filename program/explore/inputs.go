@@ -126,7 +126,7 @@ func exploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 	start := time.Now()
 	d.res.Stats = Stats{Algorithm: a.Name + io.Note, Complete: true}
 	d.push(map[program.InputID]int64{})
-	for len(d.work) > 0 {
+	for len(d.work) > 0 || len(d.deferred) > 0 || len(d.plans) > 0 {
 		if d.shared != "" {
 			break
 		}
@@ -134,6 +134,10 @@ func exploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 			d.incomplete(StopReason(ctx))
 			d.res.Stats.Stopped = StopReason(ctx)
 			break
+		}
+		if len(d.work) == 0 {
+			d.solveDeferred()
+			continue
 		}
 		if d.vectors >= io.MaxInputs {
 			d.incomplete(fmt.Sprintf("input vector bound reached (%d, --max-inputs): %d input vectors not explored", io.MaxInputs, len(d.work)))
@@ -212,6 +216,13 @@ type driver struct {
 	// values seen there
 	concSeen map[[32]byte]map[int64]bool
 	queries  []pendingQuery
+	// deferred: the queries of kept sets other than the trace's own order
+	// (inputcuts.go), asked when no input vector is left to explore: a
+	// search that finds a violation finds it about as early as with the
+	// trace's order alone, and says complete only after all of them
+	deferred []pendingQuery
+	plans    []deferredPlan // executions whose other kept sets wait
+	retained int            // their decisions and events
 	vectors  int
 	nq       int
 	nsat     int
@@ -279,7 +290,7 @@ func (d *driver) observe(x program.Execution) {
 		d.incomplete(path.Incomplete)
 	}
 	if d.io.ValueBased && d.shared == "" {
-		if why := valuesTellTerms(x.Trace(), path); why != "" {
+		if why := valuesTellTerms(d.ctx, x.Trace(), path); why != "" {
 			d.shared = InputsSharedStore + " (" + why + ")"
 			d.cancel()
 			return
@@ -316,61 +327,86 @@ func (d *driver) observe(x program.Execution) {
 		d.incomplete(tooMany(fmt.Sprintf("not enumerated for an execution with more than %d input-dependent decisions", maxCutConstraints)))
 		order = traceOrder
 	}
-	plan := newFlipPlan(order, x.Trace(), cs)
-	budget := maxCuts
+	plan := newFlipPlan(d.ctx, order, x.Trace(), cs)
+	if plan == nil {
+		return // the search is over: ExploreInputs says it is incomplete
+	}
 	for i := range cs {
 		if i%256 == 255 && d.ctx.Err() != nil {
-			return // the search is over: ExploreInputs says it is incomplete
-		}
-		c := &cs[i]
-		key := c.Key()
-		more := plan.cuts(i, &budget, func(cut []int32, h setHash) {
-			prefix := h.bytes()
-			fh := sha256.New()
-			fh.Write(prefix)
-			fh.Write([]byte("|flip|"))
-			var extra []sym.Constraint
-			if c.Conc {
-				// A concretisation: ask for a value of its term not seen
-				// with this set yet (flipping only the current one would
-				// swing between two values).
-				t := c.Term.A
-				fk := sha256.Sum256([]byte(string(prefix) + "|conc|" + t.String()))
-				seen := d.concSeen[fk]
-				if seen == nil {
-					seen = map[int64]bool{}
-					d.concSeen[fk] = seen
-				}
-				seen[c.Value] = true
-				vals := make([]int64, 0, len(seen))
-				for v := range seen {
-					vals = append(vals, v)
-				}
-				sort.Slice(vals, func(a, b int) bool { return vals[a] < vals[b] })
-				for _, v := range vals {
-					fmt.Fprintf(fh, "%d,", v)
-					if v != c.Value {
-						extra = append(extra, sym.Constraint{Term: sym.Bin(sym.OpEq, t, sym.Const(v)), Taken: false, Pos: c.Pos, Thread: c.Thread, Events: c.Events, What: c.What})
-					}
-				}
-			} else {
-				fh.Write([]byte(key))
-			}
-			var qk [32]byte
-			copy(qk[:], fh.Sum(nil))
-			if !d.seenQuery[qk] {
-				d.seenQuery[qk] = true
-				q := pendingQuery{plan: plan, i: i, extra: extra}
-				if order != traceOrder {
-					q.cut = append([]int32(nil), cut...)
-				}
-				d.queries = append(d.queries, q)
-			}
-		})
-		if !more {
-			d.incomplete(tooMany(fmt.Sprintf("more than %d sets of kept decisions in one execution", maxCuts)))
 			return
 		}
+		_, h := plan.traceCut(i)
+		d.ask(plan, i, nil, h, d.vec, true)
+	}
+	if plan.order != traceOrder {
+		// the other kept sets, enumerated when no vector is left
+		if d.retained += len(cs) + len(x.Trace().Events); d.retained > maxRetained {
+			d.incomplete(tooMany(fmt.Sprintf("not kept for more than %d decisions and events", maxRetained)))
+			return
+		}
+		d.plans = append(d.plans, deferredPlan{plan, d.vec})
+	}
+}
+
+// maxRetained bounds the decisions and events of the executions whose
+// other kept sets wait to be enumerated.
+const maxRetained = 20_000_000
+
+// deferredPlan is an execution whose kept sets beyond the trace's order
+// are still to be asked, with its input vector.
+type deferredPlan struct {
+	plan *flipPlan
+	base map[program.InputID]int64
+}
+
+// ask queues flip i of plan under the kept set cut (nil: the trace's
+// order) with hash h, unless the same query was asked: primary queries
+// are asked after their vector's exploration, the others when no vector
+// is left.
+func (d *driver) ask(plan *flipPlan, i int, cut []int32, h setHash, base map[program.InputID]int64, primary bool) {
+	c := &plan.cs[i]
+	prefix := h.bytes()
+	fh := sha256.New()
+	fh.Write(prefix)
+	fh.Write([]byte("|flip|"))
+	var extra []sym.Constraint
+	if c.Conc {
+		// A concretisation: ask for a value of its term not seen with
+		// this set yet (flipping only the current one would swing
+		// between two values).
+		t := c.Term.A
+		fk := sha256.Sum256([]byte(string(prefix) + "|conc|" + plan.concText(i)))
+		seen := d.concSeen[fk]
+		if seen == nil {
+			seen = map[int64]bool{}
+			d.concSeen[fk] = seen
+		}
+		seen[c.Value] = true
+		vals := make([]int64, 0, len(seen))
+		for v := range seen {
+			vals = append(vals, v)
+		}
+		sort.Slice(vals, func(a, b int) bool { return vals[a] < vals[b] })
+		for _, v := range vals {
+			fmt.Fprintf(fh, "%d,", v)
+			if v != c.Value {
+				extra = append(extra, sym.Constraint{Term: sym.Bin(sym.OpEq, t, sym.Const(v)), Taken: false, Pos: c.Pos, Thread: c.Thread, Events: c.Events, What: c.What})
+			}
+		}
+	} else {
+		fh.Write(plan.keys[i][:])
+	}
+	var qk [32]byte
+	copy(qk[:], fh.Sum(nil))
+	if d.seenQuery[qk] {
+		return
+	}
+	d.seenQuery[qk] = true
+	q := pendingQuery{plan: plan, i: i, cut: cut, extra: extra, base: base}
+	if primary {
+		d.queries = append(d.queries, q)
+	} else {
+		d.deferred = append(d.deferred, q)
 	}
 }
 
@@ -391,6 +427,41 @@ type pendingQuery struct {
 	i     int
 	cut   []int32
 	extra []sym.Constraint
+	base  map[program.InputID]int64 // deferred: the vector of its execution
+}
+
+// solveDeferred asks deferred queries, enumerating the kept sets of
+// retained executions as needed, until one gives a new input vector or
+// none is left.
+func (d *driver) solveDeferred() {
+	for len(d.work) == 0 && d.ctx.Err() == nil {
+		if len(d.deferred) == 0 {
+			if len(d.plans) == 0 {
+				return
+			}
+			dp := d.plans[0]
+			d.plans[0] = deferredPlan{}
+			d.plans = d.plans[1:]
+			d.retained -= len(dp.plan.cs) + len(dp.plan.tr.Events)
+			budget := maxCuts
+			for i := range dp.plan.cs {
+				if i%256 == 255 && d.ctx.Err() != nil {
+					return
+				}
+				if !dp.plan.cuts(i, &budget, func(cut []int32, h setHash) {
+					d.ask(dp.plan, i, append([]int32(nil), cut...), h, dp.base, false)
+				}) {
+					d.incomplete(tooMany(fmt.Sprintf("more than %d sets of kept decisions in one execution", maxCuts)))
+					break
+				}
+			}
+			continue
+		}
+		q := d.deferred[0]
+		d.deferred[0] = pendingQuery{}
+		d.deferred = d.deferred[1:]
+		d.solve(q, q.base)
+	}
 }
 
 func (q pendingQuery) query() *sym.Query {
@@ -418,7 +489,7 @@ const InputsSharedStore = "a read's value does not tell its input term"
 // value from one of those writes, whose term is the same as in tr), so its
 // threads take the same decisions; an explorer that covers every
 // read-value map then covers every path (inputcuts.go).
-func valuesTellTerms(tr *program.Trace, path *sym.Path) string {
+func valuesTellTerms(ctx context.Context, tr *program.Trace, path *sym.Path) string {
 	if path.StoreUnknown != "" {
 		return path.StoreUnknown
 	}
@@ -437,13 +508,22 @@ func valuesTellTerms(tr *program.Trace, path *sym.Path) string {
 	}
 	cl := program.NewTraceIndex(tr).Clocks(0)
 	hb := func(a, b int) bool { return cl.Of(b)[tr.Events[a].Thread] > tr.Events[a].Index }
+	texts := map[*sym.Term]string{}
 	term := func(w int) string {
-		if t := path.StoreTerms[int32(w)]; t != nil {
-			return t.String()
+		t := path.StoreTerms[int32(w)]
+		if t == nil {
+			return ""
 		}
-		return ""
+		if s, ok := texts[t]; ok {
+			return s
+		}
+		texts[t] = t.String()
+		return texts[t]
 	}
 	for r := range tr.Events {
+		if r%256 == 255 && ctx.Err() != nil {
+			return "" // the search is over, incomplete
+		}
 		e := &tr.Events[r]
 		if e.Kind != program.Read || !symLocs[e.Loc] {
 			continue
