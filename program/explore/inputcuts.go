@@ -53,6 +53,12 @@ import (
 //     constraints hold as they did; a larger K is then as good);
 //   - a query is asked once per set, not per order (its key is the sum of
 //     its members' hashes), and the search's queries are deduplicated.
+// The query under the trace's own order is asked after its vector's
+// exploration, as with dfs; the other sets of an execution are enumerated
+// and asked only when no input vector is left to explore (the driver keeps
+// the execution's plan until then), so that a violation is found about as
+// early as with the trace's order alone, and the search says complete only
+// after all of them.
 // A concretisation's query takes every set (no first reduction): its
 // values seen are kept per set and must be met again by the same set.
 // More than maxCuts sets in one execution make the search incomplete.
@@ -225,20 +231,16 @@ func (p *flipPlan) notAfter(i int, s int32) int {
 	})
 }
 
-// bounds returns the range of slot s's prefix lengths kept with flip i.
+// bounds returns the range of slot s's prefix lengths kept with flip i
+// (causal or program order).
 func (p *flipPlan) bounds(i int, s int32) (lo, hi int) {
 	switch {
 	case s == p.slot[i]:
 		return int(p.pos[i]), int(p.pos[i])
 	case p.order == programOrder:
 		return 0, len(p.threads[s])
-	case p.order == causalOrder:
-		return p.pastCount(i, s), p.notAfter(i, s)
 	}
-	// trace order: those before i in the trace
-	th := p.threads[s]
-	n := sort.Search(len(th), func(j int) bool { return int(th[j]) > i })
-	return n, n
+	return p.pastCount(i, s), p.notAfter(i, s)
 }
 
 // shares reports whether a constraint of slot s in [lo, hi) shares an
