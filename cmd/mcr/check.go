@@ -64,11 +64,11 @@ report says when it differs). --witness writes a violation witness (format
 Inputs: a program that calls __VERIFIER_nondet_* (integer and _Bool types)
 is explored concolically: each input vector, from all zeros, gets a full
 scheduling exploration, and the solver (--input-solver) finds vectors that
-flip the input-dependent decisions of every explored execution. With inputs,
-mcr, mcr-seeds and rvf explore the schedules with rf; rf's input search is
-complete only if the input-dependent decisions are causally ordered (else it
-says so: use --algo dfs). A finding's report and --schedule-out file carry
-its input vector.
+flip the input-dependent decisions of every explored execution, under every
+order of the other threads' decisions the explored class allows. mcr explores
+the schedules itself while a read's value tells its input term, else with rf;
+mcr-seeds, rvf and vc explore them with rf. A finding's report and
+--schedule-out file carry its input vector.
 
 Exit codes: 0 no finding, 1 finding, 2 bad input, 3 incomplete (a bound,
 timeout or interruption cut the search; an unsupported property).`,
@@ -145,7 +145,6 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 		if !cmd.Flags().Changed("spurious-wakeups") {
 			f.bounds.spurious = true
 		}
-		f.inputs.dfsFallback = true
 		// A verdict wants the search finished: rf explores the same
 		// behaviours at a fraction of mcr's cost per execution today
 		// (179 SV-COMP tasks, 20 s each: 136 correct against 134, and no

@@ -24,11 +24,6 @@ type inputFlags struct {
 	domain    int
 	maxInputs int
 	solver    string
-	// dfsFallback: when the algorithm cannot cover input paths
-	// (input-dependent branches in concurrent threads) or the other
-	// outcome of a trylock, explore again with dfs in the time left (set
-	// for SV-COMP tasks, which want a verdict)
-	dfsFallback bool
 }
 
 func addInputFlags(fl *pflag.FlagSet, f *inputFlags) {
@@ -72,10 +67,13 @@ func (f *inputFlags) inputSolver(timeout time.Duration) (sym.Solver, error) {
 }
 
 // exploreInputs explores p with algo, under every input vector the
-// concolic search finds if p reads inputs. Value-based algorithms (mcr,
-// mcr-seeds, rvf, vc) identify executions by the values they read, which
-// confuses two writes of the same value with different input terms: with
-// inputs, rf explores the schedules instead, and the statistics say so.
+// concolic search finds if p reads inputs. mcr explores the schedules of
+// each input vector itself while a read's value tells its input term, and
+// hands the program to rf when one does not (explore.InputOptions
+// ValueBased, Fallback). The other value-based algorithms (mcr-seeds, rvf,
+// vc) identify executions by the values they read, which confuses two
+// writes of the same value with different input terms: with inputs, rf
+// explores the schedules instead, and the statistics say so.
 //
 // A search that stopped at a trylock whose other outcome it does not
 // explore is done again by rf (trylocksWithRF).
@@ -166,28 +164,22 @@ func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Pro
 		}
 		c := cfg
 		c.Decider, c.DumpDir = "", ""
-		if err := rf.Check(c); err != nil {
-			return nil, badInput(fmt.Errorf("the program reads inputs, whose schedules rf explores instead of %s: %v", algo.Name, err))
+		rfErr := rf.Check(c)
+		switch {
+		case algo.Name == "mcr" && rfErr == nil:
+			io.ValueBased, io.Fallback, io.FallbackConfig = true, rf, c
+		case rfErr != nil:
+			return nil, badInput(fmt.Errorf("the program reads inputs, whose schedules rf explores instead of %s: %v", algo.Name, rfErr))
+		default:
+			io.Note = fmt.Sprintf(" (inputs: scheduling explored with rf instead of %s, which identifies executions by values", algo.Name)
+			if why != "" {
+				io.Note += "; " + why
+			}
+			io.Note += ")"
+			algo, cfg = rf, c
 		}
-		io.Note = fmt.Sprintf(" (inputs: scheduling explored with rf instead of %s, which identifies executions by values", algo.Name)
-		if why != "" {
-			io.Note += "; " + why
-		}
-		io.Note += ")"
-		algo, cfg = rf, c
 	}
 	res := explore.ExploreInputs(ctx, algo, p, opts, cfg, io)
-	if dfsWouldCover(ctx, algo, res, f) {
-		dfs, err := registry.Lookup("dfs")
-		if err != nil {
-			return nil, err
-		}
-		io.Exhaustive = true
-		io.Note = " (inputs: rf left input-dependent branches of concurrent threads uncovered; explored again with dfs)"
-		r := explore.ExploreInputs(ctx, dfs, p, opts, cfg, io)
-		addFirstSearch(r, res)
-		res = r
-	}
 	if res.Stats.Extra["input_path_errors"] > 0 {
 		res.Stats.Complete = false
 	}
@@ -199,18 +191,6 @@ func exploreConcolic(ctx context.Context, algo *explore.Algorithm, p program.Pro
 		}
 	}
 	return res, nil
-}
-
-// dfsWouldCover reports whether algo's search res is incomplete because
-// it left input-dependent branches of concurrent threads uncovered
-// (explore.InputsUnordered), which dfs explores, and the fallback is
-// wanted: the run wants a verdict (f.dfsFallback), found nothing, and
-// has time left.
-func dfsWouldCover(ctx context.Context, algo *explore.Algorithm, res *explore.Result, f *inputFlags) bool {
-	if !f.dfsFallback || algo.Name == "dfs" || res.Stats.Complete || len(res.Findings) > 0 || ctx.Err() != nil {
-		return false
-	}
-	return strings.Contains(res.Stats.Stopped+res.Stats.Unmodelled, explore.InputsUnordered)
 }
 
 // inputText renders an input vector: "T0#0=4 T0.1#0=1".

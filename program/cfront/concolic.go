@@ -373,6 +373,20 @@ func (x *execution) symStore(th *thread, in *instr, o *object, off int) {
 		t = sym.ConvTerm(t, in.w, in.flag&fSigned != 0)
 	}
 	o.setCell(off, in.w, t)
+	if t != nil && o.shared {
+		// the store's event fired just before (doStore)
+		n := len(x.trace.Events)
+		if n == 0 || x.trace.Events[n-1].Thread != th.id || x.trace.Events[n-1].Kind != program.Write {
+			if x.sym.path.StoreUnknown == "" {
+				x.sym.path.StoreUnknown = fmt.Sprintf("a store of an input-derived value at line %d has no write event", in.pos.Line)
+			}
+		} else {
+			if x.sym.path.StoreTerms == nil {
+				x.sym.path.StoreTerms = map[int32]*sym.Term{}
+			}
+			x.sym.path.StoreTerms[int32(n-1)] = t
+		}
+	}
 	n := len(th.sstack)
 	switch {
 	case in.op == opStorePost:

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"mcr/program"
@@ -18,14 +19,12 @@ import (
 // order) gives, for each i, the query c_1 ∧ ... ∧ c_{i-1} ∧ ¬c_i, whose
 // solutions are new input vectors.
 //
-// Completeness, per fixed schedule as in sequential concolic testing:
-// with an algorithm that explores every interleaving (dfs) every feasible
-// (schedule, path) pair is reached. An algorithm that explores one
-// execution per reads-from class (rf) chooses the order of the class's
-// representative itself, so the argument holds only when the
-// input-dependent constraints of every explored execution are totally
-// ordered by causality (program order, reads-from, lock order); otherwise
-// the search is reported incomplete.
+// Completeness: every feasible (path, interleaving) pair is reached when
+// each explored execution asks its flips under every set of kept
+// constraints that some execution of the same class (reads-from class for
+// rf, read-value map for mcr) would put before them: inputcuts.go gives
+// the argument and the sets. With dfs that is the trace prefix, as in
+// sequential concolic testing per schedule.
 
 // ConcolicExecution is implemented by executions of programs that read
 // inputs: Concolic returns the execution's path (nil if the program reads
@@ -41,11 +40,27 @@ type InputOptions struct {
 	// MaxInputs bounds the input vectors explored (0: DefaultMaxInputs).
 	MaxInputs int
 	// Exhaustive says that the scheduling algorithm explores every
-	// interleaving (dfs): no causality condition on the constraints.
+	// interleaving (dfs): a flip keeps the constraints before it in the
+	// trace. Otherwise the algorithm explores at least one execution per
+	// reads-from class (rf), and a flip keeps every set of constraints
+	// some order of the class puts before it (inputcuts.go).
 	Exhaustive bool
+	// ValueBased says that the scheduling algorithm explores at least one
+	// execution per read-value map (mcr), not per reads-from class: a
+	// flip keeps every combination of per-thread prefixes, and the search
+	// stops, incomplete (InputsSharedStore), at the first execution that
+	// stores an input-derived value in shared memory.
+	ValueBased bool
 	// Note is added to the statistics' algorithm name (e.g. why rf
 	// explores the schedules instead of the algorithm asked for).
 	Note string
+	// Fallback explores the schedules again, as an algorithm that covers
+	// every reads-from class (rf) under FallbackConfig, when a ValueBased
+	// search stops because a read's value may not tell its term
+	// (InputsSharedStore) or at a trylock it explores one outcome of
+	// (TrylocksNotExplored). Nil: the search stays incomplete.
+	Fallback       *Algorithm
+	FallbackConfig Config
 	// Vectors, if set, sees every input vector before it is explored
 	// (tests).
 	Vectors func([]program.InputValue)
@@ -74,6 +89,30 @@ func ExploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 	if !HasInputs(p) {
 		return a.Explore(ctx, p, opts, cfg)
 	}
+	res := exploreInputs(ctx, a, p, opts, cfg, io)
+	s := &res.Stats
+	if !io.ValueBased || io.Fallback == nil || s.Complete || len(res.Findings) > 0 && !opts.KeepGoing || ctx.Err() != nil {
+		return res
+	}
+	why := ""
+	for _, w := range []string{InputsSharedStore, TrylocksNotExplored} {
+		if strings.Contains(s.Stopped, w) {
+			why = s.Stopped
+		}
+	}
+	if why == "" {
+		return res
+	}
+	fo := io
+	fo.ValueBased, fo.Fallback = false, nil
+	fo.Note = fmt.Sprintf(" (inputs: scheduling explored again with %s: %s stopped: %s)", io.Fallback.Name, a.Name, why)
+	r := exploreInputs(ctx, io.Fallback, p, opts, io.FallbackConfig, fo)
+	r.Stats.Executions += s.Executions
+	r.Stats.Events += s.Events
+	return r
+}
+
+func exploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Options, cfg Config, io InputOptions) *Result {
 	ip := p.(program.InputProgram)
 	if io.MaxInputs <= 0 {
 		io.MaxInputs = DefaultMaxInputs
@@ -81,15 +120,24 @@ func ExploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 	if io.Solver == nil {
 		io.Solver = sym.Explicit{}
 	}
-	d := &driver{ctx: ctx, io: io, seenVec: map[string]bool{}, seenQuery: map[[32]byte]bool{}, concSeen: map[[32]byte]map[int64]bool{}, findings: map[string]bool{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d := &driver{ctx: ctx, cancel: cancel, io: io, seenVec: map[string]bool{}, seenQuery: map[[32]byte]bool{}, concSeen: map[[32]byte]map[int64]bool{}, findings: map[string]bool{}}
 	start := time.Now()
 	d.res.Stats = Stats{Algorithm: a.Name + io.Note, Complete: true}
 	d.push(map[program.InputID]int64{})
-	for len(d.work) > 0 {
+	for len(d.work) > 0 || len(d.deferred) > 0 || len(d.plans) > 0 {
+		if d.shared != "" {
+			break
+		}
 		if ctx.Err() != nil {
 			d.incomplete(StopReason(ctx))
 			d.res.Stats.Stopped = StopReason(ctx)
 			break
+		}
+		if len(d.work) == 0 {
+			d.solveDeferred()
+			continue
 		}
 		if d.vectors >= io.MaxInputs {
 			d.incomplete(fmt.Sprintf("input vector bound reached (%d, --max-inputs): %d input vectors not explored", io.MaxInputs, len(d.work)))
@@ -114,6 +162,12 @@ func ExploreInputs(ctx context.Context, a *Algorithm, p program.Program, opts Op
 			d.observe(x)
 		}
 		r := a.Explore(ctx, q, o, cfg)
+		if d.shared != "" {
+			d.incomplete(d.shared)
+			d.res.Stats.Stopped = d.shared
+			d.merge(r, in, opts)
+			break
+		}
 		stop := d.merge(r, in, opts)
 		for _, qu := range d.queries {
 			if ctx.Err() != nil {
@@ -152,6 +206,8 @@ type driver struct {
 	// path can hold tens of thousands of constraints (a loop cut by the
 	// event bound) and must not hold --timeout up
 	ctx       context.Context
+	cancel    context.CancelFunc
+	shared    string // why a value-based search stopped (InputsSharedStore)
 	io        InputOptions
 	work      []map[program.InputID]int64
 	seenVec   map[string]bool
@@ -159,7 +215,14 @@ type driver struct {
 	// concSeen: per concretisation point (path prefix and term), the
 	// values seen there
 	concSeen map[[32]byte]map[int64]bool
-	queries  []*sym.Query
+	queries  []pendingQuery
+	// deferred: the queries of kept sets other than the trace's own order
+	// (inputcuts.go), asked when no input vector is left to explore: a
+	// search that finds a violation finds it about as early as with the
+	// trace's order alone, and says complete only after all of them
+	deferred []pendingQuery
+	plans    []deferredPlan // executions whose other kept sets wait
+	retained int            // their decisions and events
 	vectors  int
 	nq       int
 	nsat     int
@@ -211,7 +274,9 @@ func (d *driver) push(vec map[program.InputID]int64) {
 	d.work = append(d.work, vec)
 }
 
-// observe takes the queries of one finished execution.
+// observe takes the queries of one finished execution: for each
+// decision, its flip under each set of kept constraints the search needs
+// (inputcuts.go).
 func (d *driver) observe(x program.Execution) {
 	cx, ok := x.(ConcolicExecution)
 	if !ok {
@@ -223,6 +288,13 @@ func (d *driver) observe(x program.Execution) {
 	}
 	if path.Incomplete != "" {
 		d.incomplete(path.Incomplete)
+	}
+	if d.io.ValueBased && d.shared == "" {
+		if why := valuesTellTerms(d.ctx, x.Trace(), path); why != "" {
+			d.shared = InputsSharedStore + " (" + why + ")"
+			d.cancel()
+			return
+		}
 	}
 	cs := path.Constraints
 	if len(cs) == 0 {
@@ -244,116 +316,247 @@ func (d *driver) observe(x program.Execution) {
 			}
 		}
 	}
-	if !d.io.Exhaustive {
-		if why := unordered(x.Trace(), cs); why != "" {
-			d.incomplete(why)
-		}
+	order := causalOrder
+	switch {
+	case d.io.Exhaustive:
+		order = traceOrder
+	case d.io.ValueBased:
+		order = programOrder
 	}
-	h := sha256.New()
+	if order != traceOrder && len(cs) > maxCutConstraints && len(d.threadsOf(cs)) > 1 {
+		d.incomplete(tooMany(fmt.Sprintf("not enumerated for an execution with more than %d input-dependent decisions", maxCutConstraints)))
+		order = traceOrder
+	}
+	plan := newFlipPlan(d.ctx, order, x.Trace(), cs)
+	if plan == nil {
+		return // the search is over: ExploreInputs says it is incomplete
+	}
 	for i := range cs {
 		if i%256 == 255 && d.ctx.Err() != nil {
-			return // the search is over: ExploreInputs says it is incomplete
+			return
 		}
-		key := cs[i].Key()
-		fh := sha256.New()
-		prefix := h.Sum(nil)
-		fh.Write(prefix)
-		fh.Write([]byte("|flip|"))
-		keep := cs[:i:i]
-		if c := &cs[i]; c.Conc {
-			// A concretisation: ask for a value of its term not seen at
-			// this point yet (flipping only the current one would swing
-			// between two values).
-			t := c.Term.A
-			fk := sha256.Sum256([]byte(string(prefix) + "|conc|" + t.String()))
-			seen := d.concSeen[fk]
-			if seen == nil {
-				seen = map[int64]bool{}
-				d.concSeen[fk] = seen
-			}
-			seen[c.Value] = true
-			vals := make([]int64, 0, len(seen))
-			for v := range seen {
-				vals = append(vals, v)
-			}
-			sort.Slice(vals, func(a, b int) bool { return vals[a] < vals[b] })
-			keep = append([]sym.Constraint(nil), keep...)
-			for _, v := range vals {
-				fmt.Fprintf(fh, "%d,", v)
-				if v != c.Value {
-					keep = append(keep, sym.Constraint{Term: sym.Bin(sym.OpEq, t, sym.Const(v)), Taken: false, Pos: c.Pos, Thread: c.Thread, Events: c.Events, What: c.What})
-				}
-			}
-		} else {
-			fh.Write([]byte(key))
+		_, h := plan.traceCut(i)
+		d.ask(plan, i, nil, h, d.vec, true)
+	}
+	if plan.order != traceOrder {
+		// the other kept sets, enumerated when no vector is left
+		if d.retained += len(cs) + len(x.Trace().Events); d.retained > maxRetained {
+			d.incomplete(tooMany(fmt.Sprintf("not kept for more than %d decisions and events", maxRetained)))
+			return
 		}
-		var qk [32]byte
-		copy(qk[:], fh.Sum(nil))
-		if !d.seenQuery[qk] {
-			d.seenQuery[qk] = true
-			d.queries = append(d.queries, &sym.Query{Keep: keep, Flip: cs[i]})
-		}
-		h.Write([]byte(key))
-		h.Write([]byte{0})
+		d.plans = append(d.plans, deferredPlan{plan, d.vec})
 	}
 }
 
-// InputsUnordered begins the reason rf's search with inputs is incomplete
-// when input-dependent decisions of concurrent threads are not ordered by
-// causality (unordered).
+// maxRetained bounds the decisions and events of the executions whose
+// other kept sets wait to be enumerated.
+const maxRetained = 20_000_000
+
+// deferredPlan is an execution whose kept sets beyond the trace's order
+// are still to be asked, with its input vector.
+type deferredPlan struct {
+	plan *flipPlan
+	base map[program.InputID]int64
+}
+
+// ask queues flip i of plan under the kept set cut (nil: the trace's
+// order) with hash h, unless the same query was asked: primary queries
+// are asked after their vector's exploration, the others when no vector
+// is left.
+func (d *driver) ask(plan *flipPlan, i int, cut []int32, h setHash, base map[program.InputID]int64, primary bool) {
+	c := &plan.cs[i]
+	prefix := h.bytes()
+	fh := sha256.New()
+	fh.Write(prefix)
+	fh.Write([]byte("|flip|"))
+	var extra []sym.Constraint
+	if c.Conc {
+		// A concretisation: ask for a value of its term not seen with
+		// this set yet (flipping only the current one would swing
+		// between two values).
+		t := c.Term.A
+		fk := sha256.Sum256([]byte(string(prefix) + "|conc|" + plan.concText(i)))
+		seen := d.concSeen[fk]
+		if seen == nil {
+			seen = map[int64]bool{}
+			d.concSeen[fk] = seen
+		}
+		seen[c.Value] = true
+		vals := make([]int64, 0, len(seen))
+		for v := range seen {
+			vals = append(vals, v)
+		}
+		sort.Slice(vals, func(a, b int) bool { return vals[a] < vals[b] })
+		for _, v := range vals {
+			fmt.Fprintf(fh, "%d,", v)
+			if v != c.Value {
+				extra = append(extra, sym.Constraint{Term: sym.Bin(sym.OpEq, t, sym.Const(v)), Taken: false, Pos: c.Pos, Thread: c.Thread, Events: c.Events, What: c.What})
+			}
+		}
+	} else {
+		fh.Write(plan.keys[i][:])
+	}
+	var qk [32]byte
+	copy(qk[:], fh.Sum(nil))
+	if d.seenQuery[qk] {
+		return
+	}
+	d.seenQuery[qk] = true
+	q := pendingQuery{plan: plan, i: i, cut: cut, extra: extra, base: base}
+	if primary {
+		d.queries = append(d.queries, q)
+	} else {
+		d.deferred = append(d.deferred, q)
+	}
+}
+
+// threadsOf returns the threads with constraints in cs.
+func (d *driver) threadsOf(cs []sym.Constraint) map[program.ThreadID]bool {
+	m := map[program.ThreadID]bool{}
+	for i := range cs {
+		m[cs[i].Thread] = true
+	}
+	return m
+}
+
+// pendingQuery is a flip query not built yet: flip i of plan's path, the
+// kept set cut (nil in trace order) and the values a concretisation must
+// not take again.
+type pendingQuery struct {
+	plan  *flipPlan
+	i     int
+	cut   []int32
+	extra []sym.Constraint
+	base  map[program.InputID]int64 // deferred: the vector of its execution
+}
+
+// solveDeferred asks deferred queries, enumerating the kept sets of
+// retained executions as needed, until one gives a new input vector or
+// none is left.
+func (d *driver) solveDeferred() {
+	for len(d.work) == 0 && d.ctx.Err() == nil {
+		if len(d.deferred) == 0 {
+			if len(d.plans) == 0 {
+				return
+			}
+			dp := d.plans[0]
+			d.plans[0] = deferredPlan{}
+			d.plans = d.plans[1:]
+			d.retained -= len(dp.plan.cs) + len(dp.plan.tr.Events)
+			budget := maxCuts
+			for i := range dp.plan.cs {
+				if i%256 == 255 && d.ctx.Err() != nil {
+					return
+				}
+				if !dp.plan.cuts(i, &budget, func(cut []int32, h setHash) {
+					d.ask(dp.plan, i, append([]int32(nil), cut...), h, dp.base, false)
+				}) {
+					d.incomplete(tooMany(fmt.Sprintf("more than %d sets of kept decisions in one execution", maxCuts)))
+					break
+				}
+			}
+			continue
+		}
+		q := d.deferred[0]
+		d.deferred[0] = pendingQuery{}
+		d.deferred = d.deferred[1:]
+		d.solve(q, q.base)
+	}
+}
+
+func (q pendingQuery) query() *sym.Query {
+	keep := q.plan.keep(q.i, q.cut)
+	if len(q.extra) > 0 {
+		keep = append(keep[:len(keep):len(keep)], q.extra...)
+	}
+	return &sym.Query{Keep: keep, Flip: q.plan.cs[q.i]}
+}
+
+// InputsUnordered begins the reason a search with inputs is incomplete
+// when the orders in which decisions of concurrent threads can precede
+// each other are too many to ask (inputcuts.go).
 const InputsUnordered = "input-dependent branches in concurrent threads"
 
-// maxOrderCheck bounds the decision positions whose causal order is checked.
-const maxOrderCheck = 512
+// InputsSharedStore is the reason a value-based search (mcr) with inputs
+// stops: a read's value may not tell its term (valuesTellTerms).
+const InputsSharedStore = "a read's value does not tell its input term"
 
-// unordered reports why the constraints are not totally ordered by
-// causality in tr (program order, reads-from, lock order), or "".
-func unordered(tr *program.Trace, cs []sym.Constraint) string {
-	type at struct {
-		t program.ThreadID
-		k int32
+// valuesTellTerms reports why, in tr, a read's value may not tell its
+// term, or "": a read could read its value (by must-happen-before alone)
+// from two writes, or a write and the initial value, with different
+// terms. Otherwise any execution with the same events and read values as
+// tr reads the same terms too (by induction along it: a read takes its
+// value from one of those writes, whose term is the same as in tr), so its
+// threads take the same decisions; an explorer that covers every
+// read-value map then covers every path (inputcuts.go).
+func valuesTellTerms(ctx context.Context, tr *program.Trace, path *sym.Path) string {
+	if path.StoreUnknown != "" {
+		return path.StoreUnknown
 	}
-	var pos []at
-	var first []int // the first constraint at each position, for the message
-	seen := map[at]bool{}
-	threads := map[program.ThreadID]bool{}
-	for i := range cs {
-		a := at{cs[i].Thread, cs[i].Events}
-		threads[a.t] = true
-		if !seen[a] {
-			seen[a] = true
-			pos = append(pos, a)
-			first = append(first, i)
-		}
-	}
-	if len(threads) < 2 {
+	if len(path.StoreTerms) == 0 {
 		return ""
 	}
-	why := func(pair string) string {
-		return InputsUnordered + " (not ordered by causality, so rf's choice of order within a class may hide input paths" + pair + "); use --algo dfs"
+	symLocs := map[program.Loc]bool{}
+	for i := range path.StoreTerms {
+		symLocs[tr.Events[i].Loc] = true
 	}
-	if len(pos) > maxOrderCheck {
-		return why("")
-	}
-	ix := program.NewTraceIndex(tr)
-	cl := ix.Clocks(program.LockOrder | program.ReadsFromOrder)
-	// before: a's decision causally precedes b's: an event of a's thread
-	// from index a.k on happens before (or is) b's thread's event b.k-1
-	before := func(a, b at) bool {
-		if b.k < 1 || int(b.t) >= len(ix.At) || int(b.k-1) >= len(ix.At[b.t]) {
-			return false
+	writes := map[program.Loc][]int{}
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind == program.Write && symLocs[e.Loc] {
+			writes[e.Loc] = append(writes[e.Loc], i)
 		}
-		return cl.Of(int(ix.At[b.t][b.k-1]))[a.t] > a.k
 	}
-	for i := range pos {
-		for j := i + 1; j < len(pos); j++ {
-			a, b := pos[i], pos[j]
-			if a.t == b.t {
+	cl := program.NewTraceIndex(tr).Clocks(0)
+	hb := func(a, b int) bool { return cl.Of(b)[tr.Events[a].Thread] > tr.Events[a].Index }
+	texts := map[*sym.Term]string{}
+	term := func(w int) string {
+		t := path.StoreTerms[int32(w)]
+		if t == nil {
+			return ""
+		}
+		if s, ok := texts[t]; ok {
+			return s
+		}
+		texts[t] = t.String()
+		return texts[t]
+	}
+	for r := range tr.Events {
+		if r%256 == 255 && ctx.Err() != nil {
+			return "" // the search is over, incomplete
+		}
+		e := &tr.Events[r]
+		if e.Kind != program.Read || !symLocs[e.Loc] {
+			continue
+		}
+		ws := writes[e.Loc]
+		first, seen := "", false
+		agree := func(t string) bool {
+			if !seen {
+				first, seen = t, true
+			}
+			return t == first
+		}
+		initOK := tr.InitValue(e.Loc) == e.Value
+		for _, w := range ws {
+			if hb(w, r) {
+				initOK = false
+			}
+			if tr.Events[w].Value != e.Value || hb(r, w) {
 				continue
 			}
-			if !before(a, b) && !before(b, a) {
-				return why(": " + decision(cs[first[i]]) + " and " + decision(cs[first[j]]))
+			hidden := false
+			for _, w2 := range ws {
+				if w2 != w && hb(w, w2) && hb(w2, r) {
+					hidden = true
+					break
+				}
 			}
+			if !hidden && !agree(term(w)) {
+				return fmt.Sprintf("the read at line %d can read %d from writes with different terms", e.Pos.Line, e.Value)
+			}
+		}
+		if initOK && !agree("") {
+			return fmt.Sprintf("the read at line %d can read %d from the initial value and from a write of an input-derived value", e.Pos.Line, e.Value)
 		}
 	}
 	return ""
@@ -376,8 +579,9 @@ func decision(c sym.Constraint) string {
 
 // solve decides one query; a solution is a new input vector (vec with the
 // query's inputs set).
-func (d *driver) solve(q *sym.Query, vec map[program.InputID]int64) {
+func (d *driver) solve(pq pendingQuery, vec map[program.InputID]int64) {
 	d.nq++
+	q := pq.query()
 	st, model, why := d.io.Solver.Solve(q.Slice())
 	switch st {
 	case sym.Sat:

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"mcr/explicit"
+	"mcr/mcr/registry"
 	"mcr/program"
 	"mcr/program/cfront"
 	"mcr/program/explore"
@@ -59,12 +60,20 @@ func InputCases(t *testing.T, dir string) map[string][]InputCase {
 }
 
 // schedAlgo maps an --algo name to what the driver runs for programs with
-// inputs (the CLI's rule: value-based algorithms run rf).
-func schedAlgo(name string) (*explore.Algorithm, bool) {
-	if name == "dfs" {
-		return &explore.DFSAlgorithm, true
+// inputs, and how (the CLI's rule: mcr runs itself, value-based, and the
+// other value-based algorithms run rf).
+func schedAlgo(t *testing.T, name string) (*explore.Algorithm, explore.InputOptions) {
+	switch name {
+	case "dfs":
+		return &explore.DFSAlgorithm, explore.InputOptions{Exhaustive: true}
+	case "mcr":
+		a, err := registry.Lookup("mcr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a, explore.InputOptions{ValueBased: true, Fallback: &explicit.RF}
 	}
-	return &explicit.RF, false
+	return &explicit.RF, explore.InputOptions{}
 }
 
 // CheckInputCase runs one case with solver and compares the result.
@@ -74,9 +83,9 @@ func CheckInputCase(t *testing.T, file string, c InputCase, algo string, solver 
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, exh := schedAlgo(algo)
-	res := explore.ExploreInputs(context.Background(), a, p, explore.Options{KeepGoing: true}, explore.Config{Workers: 1},
-		explore.InputOptions{Solver: solver, Exhaustive: exh})
+	a, io := schedAlgo(t, algo)
+	io.Solver = solver
+	res := explore.ExploreInputs(context.Background(), a, p, explore.Options{KeepGoing: true}, explore.Config{Workers: 1}, io)
 	name := filepath.Base(file) + " " + algo
 	if got := res.FindingKinds(); !reflect.DeepEqual(got, append([]string{}, c.Findings...)) && !(len(got) == 0 && len(c.Findings) == 0) {
 		t.Errorf("%s: findings %v, want %v", name, got, c.Findings)
@@ -117,7 +126,7 @@ func TestInputsTestdata(t *testing.T) {
 			}
 			for _, algo := range c.Algos {
 				res := CheckInputCase(t, file, c, algo, sym.Explicit{})
-				t.Logf("%s %s: %d input vectors, %d queries, %d executions, %.3fs", filepath.Base(file), algo,
+				t.Logf("%s %s (%s): %d input vectors, %d queries, %d executions, %.3fs", filepath.Base(file), algo, res.Stats.Algorithm,
 					int(res.Stats.Extra[explore.StatInputVectors]), int(res.Stats.Extra[explore.StatInputQueries]), res.Stats.Executions, res.Stats.Seconds)
 			}
 		}
@@ -177,7 +186,7 @@ func outcomeObserver(into map[string]bool) func(program.Execution) {
 }
 
 // TestInputsBruteForce: on programs with small input domains, concolic
-// exploration (dfs and rf) reaches exactly the findings and execution
+// exploration (dfs, rf and mcr) reaches exactly the findings and execution
 // shapes (outcomeObserver) of dfs run once per input vector of the whole
 // domain.
 func TestInputsBruteForce(t *testing.T) {
@@ -205,17 +214,19 @@ func TestInputsBruteForce(t *testing.T) {
 		{"cond_timedwait_check", map[program.InputID][]int64{{Thread: "0.0", K: 0}: {0, 1}}},
 		{"sem_timedwait_bug", map[program.InputID][]int64{{Thread: "0", K: 0}: {0, 1}}},
 		{"mutex_timedlock_bug", map[program.InputID][]int64{{Thread: "0.0", K: 0}: {0, 1}, {Thread: "0.0", K: 1}: {0, 1}}},
+		{"same_value", map[program.InputID][]int64{{Thread: "0.1", K: 0}: rng(-1, 6)}},
 	} {
 		p, err := cfront.Load("../../testdata/c/inputs/"+c.file+".c", cfront.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantF, wantO := bruteForce(t, p, c.domains)
-		for _, algo := range []string{"dfs", "rf"} {
-			a, exh := schedAlgo(algo)
+		for _, algo := range []string{"dfs", "rf", "mcr"} {
+			a, io := schedAlgo(t, algo)
+			io.Solver = sym.Explicit{}
 			gotO := map[string]bool{}
 			res := explore.ExploreInputs(context.Background(), a, p, explore.Options{KeepGoing: true, Observe: outcomeObserver(gotO)},
-				explore.Config{Workers: 1}, explore.InputOptions{Solver: sym.Explicit{}, Exhaustive: exh})
+				explore.Config{Workers: 1}, io)
 			gotF := map[string]bool{}
 			for _, f := range res.Findings {
 				gotF[f.Key()] = true
@@ -231,11 +242,13 @@ func TestInputsBruteForce(t *testing.T) {
 }
 
 // TestInputsRandom: on random programs whose threads read small inputs
-// (randprog Options.Inputs: a _Bool, or a char assumed in [-1, 2]) and
-// branch on them, concolic dfs reaches exactly the findings and execution
-// shapes of dfs run once per input vector of the whole domain; concolic
-// rf reaches the same when it says its search is complete, and never
-// more.
+// (randprog Options.Inputs: a _Bool, or a char assumed in [-1, 2]),
+// store them and branch on them, concurrently, concolic dfs reaches
+// exactly the findings and execution shapes of dfs run once per input
+// vector of the whole domain; so do concolic rf and mcr (mcr exploring
+// the schedules itself while a read's value tells its term, else rf),
+// which may be incomplete only when the sets of kept constraints are too
+// many (explore.InputsUnordered), and then never reach more.
 func TestInputsRandom(t *testing.T) {
 	n := 300
 	if testing.Short() {
@@ -243,7 +256,8 @@ func TestInputsRandom(t *testing.T) {
 	}
 	o := randprog.SmallOptions()
 	o.Inputs = true
-	withInputs, rfIncomplete := 0, 0
+	withInputs := 0
+	incomplete, itself := map[string]int{}, map[string]int{}
 	for seed := int64(0); seed < int64(n); seed++ {
 		src := randprog.Generate(seed, o)
 		p, err := cfront.LoadSource(fmt.Sprintf("rand%d.c", seed), []byte(src), cfront.Options{})
@@ -279,29 +293,39 @@ func TestInputsRandom(t *testing.T) {
 		if !reflect.DeepEqual(gotD, wantO) {
 			t.Errorf("seed %d: concolic dfs %d execution shapes, brute force %d\n%s", seed, len(gotD), len(wantO), src)
 		}
-		gotR := map[string]bool{}
-		resR := explore.ExploreInputs(context.Background(), &explicit.RF, p, explore.Options{KeepGoing: true, Validate: true, Observe: outcomeObserver(gotR)},
-			explore.Config{Workers: 1}, explore.InputOptions{Solver: sym.Explicit{}})
-		fR := findingKeys(resR)
-		for k := range fR {
-			if !wantF[k] {
-				t.Errorf("seed %d: concolic rf reports %s, which brute force does not\n%s", seed, k, src)
+		for _, algo := range []string{"rf", "mcr"} {
+			a, io := schedAlgo(t, algo)
+			io.Solver = sym.Explicit{}
+			gotR := map[string]bool{}
+			resR := explore.ExploreInputs(context.Background(), a, p, explore.Options{KeepGoing: true, Validate: true, Observe: outcomeObserver(gotR)},
+				explore.Config{Workers: 1}, io)
+			fR := findingKeys(resR)
+			for k := range fR {
+				if !wantF[k] {
+					t.Errorf("seed %d: concolic %s reports %s, which brute force does not\n%s", seed, algo, k, src)
+				}
 			}
-		}
-		for k := range gotR {
-			if !wantO[k] {
-				t.Errorf("seed %d: concolic rf reaches a shape brute force does not: %s\n%s", seed, k, src)
+			for k := range gotR {
+				if !wantO[k] {
+					t.Errorf("seed %d: concolic %s reaches a shape brute force does not: %s\n%s", seed, algo, k, src)
+				}
 			}
-		}
-		if !resR.Stats.Complete {
-			rfIncomplete++
-			continue
-		}
-		if !reflect.DeepEqual(fR, wantF) || !reflect.DeepEqual(gotR, wantO) {
-			t.Errorf("seed %d: concolic rf (complete) findings %v and %d shapes, brute force %v and %d\n%s", seed, fR, len(gotR), wantF, len(wantO), src)
+			if !resR.Stats.Complete {
+				incomplete[algo]++
+				if !strings.Contains(resR.Stats.Unmodelled, explore.InputsUnordered) {
+					t.Errorf("seed %d: concolic %s incomplete: %s %s\n%s", seed, algo, resR.Stats.Unmodelled, resR.Stats.Stopped, src)
+				}
+				continue
+			}
+			if strings.HasPrefix(resR.Stats.Algorithm, algo+" ") || resR.Stats.Algorithm == algo {
+				itself[algo]++
+			}
+			if !reflect.DeepEqual(fR, wantF) || !reflect.DeepEqual(gotR, wantO) {
+				t.Errorf("seed %d: concolic %s (%s, complete) findings %v and %d shapes, brute force %v and %d\n%s", seed, algo, resR.Stats.Algorithm, fR, len(gotR), wantF, len(wantO), src)
+			}
 		}
 	}
-	t.Logf("%d of %d programs read inputs; rf said incomplete on %d", withInputs, n, rfIncomplete)
+	t.Logf("%d of %d programs read inputs; incomplete: %v; schedules explored by the algorithm itself: %v", withInputs, n, incomplete, itself)
 }
 
 func findingKeys(res *explore.Result) map[string]bool {

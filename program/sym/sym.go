@@ -390,6 +390,13 @@ type Path struct {
 	Constraints []Constraint
 	Vars        []*Var
 	Incomplete  string
+	// StoreTerms gives the term of each write event (by trace position)
+	// that stored an input-derived value in shared memory; StoreUnknown
+	// says why a store of such a value has no event known ("" if none).
+	// Explorers that tell executions apart by read values need to know
+	// whether a read's value tells its term (explore.valuesTellTerms).
+	StoreTerms   map[int32]*Term
+	StoreUnknown string
 }
 
 // Query asks for input values under which every constraint of Keep holds

@@ -1,7 +1,8 @@
 /*
  * Two threads branch on inputs of their own, unordered by causality: rf's
- * input exploration cannot cover that (incomplete), so a task run explores
- * again with dfs in the time left, which proves the property.
+ * input exploration asks each flip under every order of the other
+ * thread's decisions, and proves the property (it said incomplete, and a
+ * task run explored again with dfs).
  */
 #include <pthread.h>
 extern int __VERIFIER_nondet_int(void);
