@@ -594,7 +594,29 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 		}
 		return aux, nil
 	}
+	if s.cfg.OnWitness == nil {
+		if w := q.inserted(group, q.half(group) == 1); w != nil {
+			// r put into σ̃ (rvfsmc_insert.go).
+			s.sink.Extra("inserted_witnesses", 1)
+			if s.cfg.validate {
+				if sched, err := s.decideGroup(q, group); err != nil || sched == nil {
+					s.sink.Extra("decider_errors", 1)
+				}
+			}
+			return w, nil
+		}
+	}
 	return s.decideGroup(q, group)
+}
+
+// half is 1 if r has a write half when it reads a write of group: it is
+// an RMW, or a CAS that succeeds on group's value; else 0.
+func (q *rvfQuery) half(group []program.EventID) int {
+	r := q.r
+	if r.Kind == program.Read && (r.Is(program.RMW) && !r.Is(program.CAS) || r.Is(program.CAS) && q.value(group) == r.Arg) {
+		return 1
+	}
+	return 0
 }
 
 // decideGroup asks the decider for a witness of r reading a write of
@@ -602,10 +624,7 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 func (s *rvfSMC) decideGroup(q *rvfQuery, group []program.EventID) (program.Schedule, error) {
 	r := q.r
 	v := q.value(group)
-	half := 0
-	if r.Kind == program.Read && (r.Is(program.RMW) && !r.Is(program.CAS) || r.Is(program.CAS) && v == r.Arg) {
-		half = 1
-	}
+	half := q.half(group)
 	inst := q.inst[half]
 	if inst == nil {
 		evs := append(slices.Clone(q.tr.Events), r)
