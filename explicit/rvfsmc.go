@@ -595,7 +595,12 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 		return aux, nil
 	}
 	if s.cfg.OnWitness == nil {
-		if w := q.inserted(group, q.half(group) == 1); w != nil {
+		half := q.half(group) == 1
+		w := q.inserted(group, half)
+		if w == nil {
+			w = q.moved(group, half, s.good)
+		}
+		if w != nil {
 			// r put into σ̃ (rvfsmc_insert.go).
 			s.sink.Extra("inserted_witnesses", 1)
 			if s.cfg.validate {

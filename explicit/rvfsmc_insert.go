@@ -92,3 +92,208 @@ func (q *rvfQuery) inserted(group []program.EventID, half bool) program.Schedule
 	}
 	return out
 }
+
+// moved returns a witness of (X', GoodW') in which r reads a write w of
+// group that later writes of its location hide from every gap inserted
+// tries: σ̃'s events but a set F, then r (with its write half), then F,
+// each part in σ̃'s order, F being the writes of r's location between w
+// and r's thread's last event, closed forward under program order, fork
+// (a forked thread's events), join (of a thread with events in F) and
+// reads-from (a read or acquire of a write or release in F). Every event
+// outside F keeps its latest write and lock holder, and F runs after r;
+// the schedule is checked event by event (validSchedule) rather than
+// argued, and r is sunk as in inserted. It returns nil if r's thread has
+// an event in F or the check fails: the decider is asked then.
+func (q *rvfQuery) moved(group []program.EventID, half bool, good map[program.EventID][]program.EventID) program.Schedule {
+	r := &q.r
+	evs := q.tr.Events
+	lo := q.h.Last(r.Thread) + 1
+	if lo == 0 && int(r.Thread) < len(q.h.Fork) {
+		lo = q.h.Fork[r.Thread] + 1
+	}
+	var seed func(i int32) bool // F's own events, before the closure
+	at := func(i int32) bool {   // r goes before F's event i (the first for which this holds)
+		return evs[i].Kind.IsAccess() && evs[i].Loc == r.Loc
+	}
+	switch r.Kind {
+	case program.Read:
+		// w: the latest write of group before lo (-1: init); F starts with
+		// the writes that hide it.
+		w := int32(-2)
+		for i := lo - 1; i >= 0; i-- {
+			if e := &evs[i]; e.Kind == program.Write && e.Loc == r.Loc && slices.Contains(group, e.ID()) {
+				w = i
+				break
+			}
+		}
+		if w == -2 {
+			if !slices.Contains(group, program.InitID) {
+				return nil
+			}
+			w = -1
+		}
+		seed = func(i int32) bool {
+			return i > w && i < lo && evs[i].Kind == program.Write && evs[i].Loc == r.Loc
+		}
+	case program.Acquire:
+		// An acquire holds its mutex to the end: r follows the release w
+		// of group at once, and F starts with the critical section w ends,
+		// so that the other sections can go before it.
+		if group[0] == program.InitID {
+			return nil
+		}
+		w := q.h.pos(group[0])
+		a := int32(-1)
+		for _, i := range q.h.At[evs[w].Thread][:evs[w].Index] {
+			if evs[i].Kind == program.Acquire && evs[i].Loc == r.Loc {
+				a = i
+			}
+		}
+		if a < 0 {
+			return nil
+		}
+		seed = func(i int32) bool { return i == a }
+		at = func(i int32) bool { return i == w+1 }
+	default:
+		return nil
+	}
+	// F in one forward pass: every reason to be in F points backwards.
+	inF := make([]bool, len(evs))
+	tainted := make([]bool, q.h.K)
+	last := map[locKey]int32{} // the latest write (release) of each location (mutex)
+	any := false
+	for i := range evs {
+		e := &evs[i]
+		f := tainted[e.Thread] || seed(int32(i))
+		switch e.Kind {
+		case program.Read, program.Acquire:
+			if src, ok := last[locKey{e.Loc, e.Kind == program.Acquire}]; ok && inF[src] {
+				f = true
+			}
+		case program.Join:
+			if u := e.Value; u >= 0 && int(u) < len(tainted) && tainted[u] {
+				f = true
+			}
+		case program.Write, program.Release:
+			last[locKey{e.Loc, e.Kind == program.Release}] = int32(i)
+		}
+		if f {
+			inF[i], tainted[e.Thread], any = true, true, true
+			if e.Kind == program.Fork && e.Value >= 0 && int(e.Value) < len(tainted) {
+				tainted[e.Value] = true
+			}
+		}
+	}
+	if !any || int(r.Thread) < len(tainted) && tainted[r.Thread] {
+		return nil
+	}
+	// The order: outside F, r, F; r sunk to F's first access of its location.
+	order := make([]int32, 0, len(evs)+1)
+	for i := range evs {
+		if !inF[i] {
+			order = append(order, int32(i))
+		}
+	}
+	const atR = -1
+	placed := false
+	for i := range evs {
+		if !inF[i] {
+			continue
+		}
+		if !placed && at(int32(i)) {
+			order, placed = append(order, atR), true
+		}
+		order = append(order, int32(i))
+	}
+	if !placed {
+		order = append(order, atR)
+	}
+	if !q.validSchedule(order, group, half, good) {
+		return nil
+	}
+	out := make(program.Schedule, 0, len(q.plain)+1)
+	for _, i := range order {
+		switch {
+		case i == atR:
+			out = append(out, r.ID())
+		case !evs[i].Is(program.RMWWrite):
+			out = append(out, evs[i].ID())
+		}
+	}
+	return out
+}
+
+// validSchedule reports whether order (trace positions, -1 standing for r
+// with its write half if half) is a witness of (X', GoodW') with GoodW'(r)
+// = group: program order, forks, joins, locks (a failed trylock finds its
+// mutex held) and every read's (acquire's) latest write (release) in its
+// good writes.
+func (q *rvfQuery) validSchedule(order []int32, group []program.EventID, half bool, good map[program.EventID][]program.EventID) bool {
+	evs := q.tr.Events
+	r := &q.r
+	done := make([]int32, q.h.K) // per thread: events placed
+	last := map[locKey]program.EventID{}
+	holder := map[program.Loc]program.ThreadID{}
+	latest := func(k locKey) program.EventID {
+		if id, ok := last[k]; ok {
+			return id
+		}
+		return program.InitID
+	}
+	prev := int32(-2)
+	for _, i := range order {
+		if i >= 0 && evs[i].Is(program.RMWWrite) && prev != i-1 {
+			return false // an RMW's halves run together
+		}
+		prev = i
+		if i < 0 {
+			lock := r.Kind == program.Acquire
+			if _, held := holder[r.Loc]; done[r.Thread] != r.Index || lock && held || !slices.Contains(group, latest(locKey{r.Loc, lock})) {
+				return false
+			}
+			if lock {
+				holder[r.Loc] = r.Thread
+			}
+			if half {
+				last[locKey{r.Loc, false}] = program.EventID{Thread: r.Thread, Index: r.Index + 1}
+			}
+			continue
+		}
+		e := &evs[i]
+		if done[e.Thread] != e.Index {
+			return false
+		}
+		if e.Index == 0 && int(e.Thread) < len(q.h.Fork) && q.h.Fork[e.Thread] >= 0 {
+			f := &evs[q.h.Fork[e.Thread]]
+			if done[f.Thread] <= f.Index {
+				return false
+			}
+		}
+		done[e.Thread]++
+		switch e.Kind {
+		case program.Read:
+			if !slices.Contains(good[e.ID()], latest(locKey{e.Loc, false})) {
+				return false
+			}
+		case program.Write:
+			last[locKey{e.Loc, false}] = e.ID()
+		case program.Acquire:
+			if _, held := holder[e.Loc]; held || !slices.Contains(good[e.ID()], latest(locKey{e.Loc, true})) {
+				return false
+			}
+			holder[e.Loc] = e.Thread
+		case program.Release:
+			delete(holder, e.Loc)
+			last[locKey{e.Loc, true}] = e.ID()
+		case program.LockFail:
+			if t, held := holder[e.Loc]; !held || t == e.Thread {
+				return false
+			}
+		case program.Join:
+			if u := e.Value; u >= 0 && (int(u) >= len(done) || int(done[u]) < len(q.h.At[u])) {
+				return false
+			}
+		}
+	}
+	return true
+}
