@@ -112,7 +112,7 @@ func (q *rvfQuery) moved(group []program.EventID, half bool, good map[program.Ev
 		lo = q.h.Fork[r.Thread] + 1
 	}
 	var seed func(i int32) bool // F's own events, before the closure
-	at := func(i int32) bool {   // r goes before F's event i (the first for which this holds)
+	at := func(i int32) bool {  // r goes before F's event i (the first for which this holds)
 		return evs[i].Kind.IsAccess() && evs[i].Loc == r.Loc
 	}
 	switch r.Kind {
