@@ -137,7 +137,8 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 	}
 	cfg.validate = opts.Validate
 	return runSMC(cfg.Name, opts, cfg.Workers, func(root *smcCtx) {
-		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root}
+		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root,
+			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
 		s.call(nil, rvfCausal{}, nil, nil, nil)
 	})
@@ -168,6 +169,10 @@ type rvfSMC struct {
 	good map[program.EventID][]program.EventID
 	// anc is the innermost read mutated on the recursion path.
 	anc *rvfAncestor
+	// conts are the extensions learned so far (rvfsmc_dead.go), shared;
+	// learn is the key the next call records its extension under.
+	conts *rvfConts
+	learn contLearn
 }
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
@@ -179,9 +184,12 @@ type rvfSMC struct {
 // of workers. It returns true if the exploration must stop.
 func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, pred *rvfPred) bool {
 	if s.ctx.Err() != nil {
+		s.learn = contLearn{}
 		s.sink.Stop(explore.StopReason(s.ctx), false)
 		return true
 	}
+	learn := s.learn
+	s.learn = contLearn{}
 	if s.sink.done() {
 		return true
 	}
@@ -206,7 +214,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return true
 		}
 	}
-	return s.steps(x, C, sw)
+	return s.steps(x, C, sw, learn)
 }
 
 // mutateAll is lines 12-30 of the call whose σ̃ is tr (lines 1-11 are
@@ -216,7 +224,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 // followed it (for the child that goes on from x). If tail, nothing of the
 // caller is used after the last child, which may then run as a tail
 // call. It returns true if the exploration must stop.
-func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWriters, mutate []program.Event, C rvfCausal, tail bool) bool {
+func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWriters, mutate []program.Event, call *rvfCall, C rvfCausal, tail bool) bool {
 	if x != nil {
 		if over, _ := x.Done(); over || len(mutate) == 0 {
 			// A maximal trace: the leaf of its class.
@@ -306,6 +314,14 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 					Message:   "predicted: the dereferenced pointer " + tr.LocName(r.Loc) + " can be NULL",
 					Locations: []explore.Location{{File: tr.File, Line: r.Pos.Line, Col: r.Pos.Col}}}}
 			}
+			var learn contLearn
+			if pred == nil {
+				dead, key := s.dead(q, call, C, group, anc)
+				if dead {
+					continue
+				}
+				learn = contLearn{key, r.Thread}
+			}
 			// Lines 23-28.
 			var live program.Execution
 			var liveSW *singleWriters
@@ -326,14 +342,17 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 					// per level, and keeping them alive made memory grow
 					// with the square of its length (issue 13: a spinning
 					// thread took 8 GB in 10 s, now 240 MB).
+					s.learn = learn
 					return s.descend(w, C, live, liveSW, pred, anc, r.ID(), group)
 				}
+				s.learn = learn
 				if s.descend(w, C, live, liveSW, pred, anc, r.ID(), group) {
 					return true
 				}
 				continue
 			}
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
+			c.k.learn = learn
 			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, pred) })
 			pending = append(pending, c)
 		}
@@ -763,7 +782,7 @@ type rvfChild struct {
 // fork returns a node for the child call that gives read r the sources
 // group, under the ancestor anc.
 func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncestor) *rvfSMC {
-	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc,
+	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc, conts: s.conts,
 		good: make(map[program.EventID][]program.EventID, len(s.good)+1)}
 	for id, g := range s.good {
 		k.good[id] = g
