@@ -81,11 +81,13 @@ func contKey(tr *program.Trace, h *syncOrder, r *program.Event, v int64) string 
 }
 
 // rvfCall is what the child test needs of a call: its enabled reads and
-// acquires (all, the one stepped in place of a resumed level included) and
-// whether the other threads are finished or at one of them (quiet), with
+// acquires (all, the one stepped in place of a resumed level included),
+// the pending events of its waiting threads (acquires and joins), and
+// whether every other thread is finished, stuck or absent (quiet), with
 // no trylock in σ̃ and the expected values of the CASes known.
 type rvfCall struct {
 	all   []program.Event
+	wait  []program.Event
 	quiet bool
 }
 
@@ -138,6 +140,11 @@ func (s *rvfSMC) dead(q *rvfQuery, call *rvfCall, C rvfCausal, group []program.E
 	if !ok {
 		return false, k
 	}
+	for i := range call.wait {
+		if e := &call.wait[i]; e.Kind == program.Join && program.ThreadID(e.Value) == r.Thread {
+			return false, "" // r's thread ends (learnCont): the join runs on
+		}
+	}
 	written := func(loc program.Loc) bool {
 		if q.half(group) == 1 && loc == r.Loc {
 			return true
@@ -179,6 +186,11 @@ func (s *rvfSMC) dead(q *rvfQuery, call *rvfCall, C rvfCausal, group []program.E
 		case o.Kind == program.Read && (o.Is(program.RMW) || o.Is(program.CAS)):
 			s.signal(o.Thread, locKey{o.Loc, false})
 		case o.Kind == program.Acquire:
+			s.signal(o.Thread, locKey{o.Loc, true})
+		}
+	}
+	for i := range call.wait {
+		if o := &call.wait[i]; o.Kind == program.Acquire {
 			s.signal(o.Thread, locKey{o.Loc, true})
 		}
 	}

@@ -53,7 +53,8 @@ type rvfLevel struct {
 func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, learn contLearn) bool {
 	var (
 		mutate []program.Event
-		quiet  bool              // for rvfCall
+		wait   []program.Event   // for rvfCall: the waiting threads' events
+		quiet  bool
 		set    []program.EventID // reads stepped here, whose good writes this call set
 		levels []rvfLevel
 	)
@@ -80,11 +81,13 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 			}
 		}
 		mutate = mutate[:0] // lines 6-11
-		quiet = true
+		quiet, wait = true, wait[:0]
 		for t := 0; t < x.Threads(); t++ {
 			e, st := x.Pending(program.ThreadID(t))
 			switch {
-			case st == program.Finished || st == program.Absent:
+			case st == program.Finished || st == program.Absent || st == program.Stuck:
+			case st == program.Waiting && (e.Kind == program.Acquire || e.Kind == program.Join):
+				wait = append(wait, e)
 			case st != program.Enabled || !readLike(&e):
 				quiet = false
 			case e.Kind == program.Read && e.Is(program.CAS) && !s.casArgsKnown(x, []program.Event{e}):
@@ -122,7 +125,7 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 		} else {
 			a := &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, up: s.anc}
 			l := rvfLevel{tr: snapshot(tr), mutate: slices.Clone(mutate), anc: a, set: len(set)}
-			l.call = rvfCall{all: l.mutate, quiet: quiet && !explore.HasTrylock(tr)}
+			l.call = rvfCall{all: l.mutate, wait: slices.Clone(wait), quiet: quiet && !explore.HasTrylock(tr)}
 			levels = append(levels, l)
 			s.anc = a
 			s.sink.Extra("stepped_reads", 1)
@@ -147,7 +150,7 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 	if len(levels) > 0 {
 		deep = C.clone() // the levels' C is the call's, without what the deepest adds
 	}
-	call := &rvfCall{all: slices.Clone(mutate), quiet: quiet && !explore.HasTrylock(tr)}
+	call := &rvfCall{all: slices.Clone(mutate), wait: slices.Clone(wait), quiet: quiet && !explore.HasTrylock(tr)}
 	stop := s.mutateAll(tr, x, sw, mutate, call, deep, len(levels) == 0)
 	for k := len(levels) - 1; k >= 0; k-- {
 		l := &levels[k]
