@@ -53,7 +53,7 @@ type rvfLevel struct {
 func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, learn contLearn) bool {
 	var (
 		mutate []program.Event
-		wait   []program.Event   // for rvfCall: the waiting threads' events
+		wait   []program.Event // for rvfCall: the waiting threads' events
 		quiet  bool
 		set    []program.EventID // reads stepped here, whose good writes this call set
 		levels []rvfLevel
