@@ -243,7 +243,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 	}
 	mhb := newSyncOrder(tr)
 	var spare program.Execution // a copy of x for a later read's σ̃∘r, once x is gone
-	var base *rvfBase // P0 (rvfsmc_closure.go), on the first query
+	var base *rvfBase           // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
 	backtrack := true
 	for backtrack && len(mutate) > 0 {
