@@ -89,6 +89,30 @@ type rvfCall struct {
 	all   []program.Event
 	wait  []program.Event
 	quiet bool
+	// none caches, per read of all, whether C(r) (forbid, compared by
+	// identity: C's entries are never changed in place) forbids every
+	// visible write, and how many values it forbids.
+	none map[program.EventID]noSources
+}
+
+type noSources struct {
+	forbid  []int32
+	none    bool
+	avoided int
+}
+
+// noneVisible reports whether sources gives o no value group under C(o)
+// = forbid, and how many values forbid rules out.
+func (s *rvfSMC) noneVisible(q *rvfQuery, call *rvfCall, o *program.Event, forbid []int32) (bool, int) {
+	if c, ok := call.none[o.ID()]; ok && len(c.forbid) == len(forbid) && (len(forbid) == 0 || &c.forbid[0] == &forbid[0]) {
+		return c.none, c.avoided
+	}
+	groups, n := s.sources(q.tr, q.h, *o, forbid)
+	if call.none == nil {
+		call.none = map[program.EventID]noSources{}
+	}
+	call.none[o.ID()] = noSources{forbid, len(groups) == 0, n}
+	return len(groups) == 0, n
 }
 
 // contLearn is the contKey under which a child call records the
@@ -165,8 +189,8 @@ func (s *rvfSMC) dead(q *rvfQuery, call *rvfCall, C rvfCausal, group []program.E
 		if o.Kind == program.Read && written(o.Loc) {
 			return false, ""
 		}
-		groups, n := s.sources(q.tr, q.h, *o, C[o.ID()])
-		if len(groups) > 0 {
+		none, n := s.noneVisible(q, call, o, C[o.ID()])
+		if !none {
 			return false, ""
 		}
 		avoided += n

@@ -145,12 +145,12 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 	if s.cfg.validate {       // O(|σ̃|) per call: a check of the implementation
 		s.checkValues(tr)
 	}
-	noteTrylocks(s.sink, tr)
+	try := noteTrylocks(s.sink, tr)
 	deep := C
 	if len(levels) > 0 {
 		deep = C.clone() // the levels' C is the call's, without what the deepest adds
 	}
-	call := &rvfCall{all: slices.Clone(mutate), wait: slices.Clone(wait), quiet: quiet && !explore.HasTrylock(tr)}
+	call := &rvfCall{all: slices.Clone(mutate), wait: slices.Clone(wait), quiet: quiet && !try}
 	stop := s.mutateAll(tr, x, sw, mutate, call, deep, len(levels) == 0)
 	for k := len(levels) - 1; k >= 0; k-- {
 		l := &levels[k]
