@@ -16,9 +16,11 @@ import (
 )
 
 // parallelExtra are the counters of Extra that do not depend on the number
-// of workers (the others count work: witness queries, race queries, ...).
+// of workers (the others count work: witness queries, race queries, ...;
+// rvf's replays too, since a child whose run rvfsmc_dead.go spares depends
+// on what the workers have learned so far).
 var parallelExtra = []string{"schedules", "cut_schedules", "rf_mismatches", "replay_errors", "decider_errors",
-	"failed_trylocks", "pruned_by_backtrack", "duplicates_avoided", "replays", "verifysc_queries", "guided_witnesses_rvf"}
+	"failed_trylocks", "pruned_by_backtrack", "duplicates_avoided", "verifysc_queries", "guided_witnesses_rvf"}
 
 // workerView is what must not depend on the number of workers.
 type workerView struct {

@@ -593,15 +593,17 @@ func raceKeyOf(a, b program.Pos) string {
 	return p[0].String() + "|" + p[1].String()
 }
 
-// noteTrylocks marks the search incomplete when tr has a trylock,
-// successful or failed (explore.TrylocksNotExplored): neither explorer
+// noteTrylocks reports whether tr has a trylock, successful or failed,
+// and then marks the search incomplete (explore.TrylocksNotExplored): neither explorer
 // tries the other outcome of a trylock. A successful one counts too: the
 // failure it could have met inside another thread's critical section is
 // never asked for, and an assertion behind it was missed while the search
 // said complete (found in session 10).
-func noteTrylocks(rec smcSink, tr *program.Trace) {
+func noteTrylocks(rec smcSink, tr *program.Trace) bool {
 	if explore.HasTrylock(tr) {
 		rec.Extra("trylocks", 1)
 		rec.Stop(explore.TrylocksNotExplored, true)
+		return true
 	}
+	return false
 }

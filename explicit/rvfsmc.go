@@ -137,7 +137,8 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 	}
 	cfg.validate = opts.Validate
 	return runSMC(cfg.Name, opts, cfg.Workers, func(root *smcCtx) {
-		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root}
+		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root,
+			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
 		s.call(nil, rvfCausal{}, nil, nil, nil)
 	})
@@ -168,6 +169,10 @@ type rvfSMC struct {
 	good map[program.EventID][]program.EventID
 	// anc is the innermost read mutated on the recursion path.
 	anc *rvfAncestor
+	// conts are the extensions learned so far (rvfsmc_dead.go), shared;
+	// learn is the key the next call records its extension under.
+	conts *rvfConts
+	learn contLearn
 }
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
@@ -179,9 +184,12 @@ type rvfSMC struct {
 // of workers. It returns true if the exploration must stop.
 func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, pred *rvfPred) bool {
 	if s.ctx.Err() != nil {
+		s.learn = contLearn{}
 		s.sink.Stop(explore.StopReason(s.ctx), false)
 		return true
 	}
+	learn := s.learn
+	s.learn = contLearn{}
 	if s.sink.done() {
 		return true
 	}
@@ -206,7 +214,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return true
 		}
 	}
-	return s.steps(x, C, sw)
+	return s.steps(x, C, sw, learn)
 }
 
 // mutateAll is lines 12-30 of the call whose σ̃ is tr (lines 1-11 are
@@ -216,7 +224,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 // followed it (for the child that goes on from x). If tail, nothing of the
 // caller is used after the last child, which may then run as a tail
 // call. It returns true if the exploration must stop.
-func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWriters, mutate []program.Event, C rvfCausal, tail bool) bool {
+func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWriters, mutate []program.Event, call *rvfCall, C rvfCausal, tail bool) bool {
 	if x != nil {
 		if over, _ := x.Done(); over || len(mutate) == 0 {
 			// A maximal trace: the leaf of its class.
@@ -234,7 +242,8 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 		}
 	}
 	mhb := newSyncOrder(tr)
-	var base *rvfBase // P0 (rvfsmc_closure.go), on the first query
+	var spare program.Execution // a copy of x for a later read's σ̃∘r, once x is gone
+	var base *rvfBase           // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
 	backtrack := true
 	for backtrack && len(mutate) > 0 {
@@ -306,11 +315,28 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 					Message:   "predicted: the dereferenced pointer " + tr.LocName(r.Loc) + " can be NULL",
 					Locations: []explore.Location{{File: tr.File, Line: r.Pos.Line, Col: r.Pos.Col}}}}
 			}
+			var learn contLearn
+			if pred == nil {
+				dead, key := s.dead(q, call, C, group, anc)
+				if dead {
+					continue
+				}
+				learn = contLearn{key, r.Thread}
+			}
 			// Lines 23-28.
 			var live program.Execution
 			var liveSW *singleWriters
-			if x != nil && len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain) {
-				// σ' = σ̃∘r: the child goes on from x instead of running σ' again.
+			if (x != nil || spare != nil) && len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain) {
+				// σ' = σ̃∘r: the child goes on from x instead of running σ'
+				// again, or from a copy of x kept for the later reads.
+				if x == nil {
+					x, spare = spare, nil
+				}
+				if spare == nil && auxLater(tr, mutate, C) {
+					if spare = cloneOf(x); spare != nil {
+						s.sink.Extra("copies", 1)
+					}
+				}
 				x.Step(r.Thread)
 				live, x, liveSW, sw = x, nil, sw, nil
 			}
@@ -326,14 +352,17 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 					// per level, and keeping them alive made memory grow
 					// with the square of its length (issue 13: a spinning
 					// thread took 8 GB in 10 s, now 240 MB).
+					s.learn = learn
 					return s.descend(w, C, live, liveSW, pred, anc, r.ID(), group)
 				}
+				s.learn = learn
 				if s.descend(w, C, live, liveSW, pred, anc, r.ID(), group) {
 					return true
 				}
 				continue
 			}
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
+			c.k.learn = learn
 			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, pred) })
 			pending = append(pending, c)
 		}
@@ -594,7 +623,34 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 		}
 		return aux, nil
 	}
+	if s.cfg.OnWitness == nil {
+		half := q.half(group) == 1
+		w := q.inserted(group, half)
+		if w == nil {
+			w = q.moved(group, half, s.good)
+		}
+		if w != nil {
+			// r put into σ̃ (rvfsmc_insert.go).
+			s.sink.Extra("inserted_witnesses", 1)
+			if s.cfg.validate {
+				if sched, err := s.decideGroup(q, group); err != nil || sched == nil {
+					s.sink.Extra("decider_errors", 1)
+				}
+			}
+			return w, nil
+		}
+	}
 	return s.decideGroup(q, group)
+}
+
+// half is 1 if r has a write half when it reads a write of group: it is
+// an RMW, or a CAS that succeeds on group's value; else 0.
+func (q *rvfQuery) half(group []program.EventID) int {
+	r := q.r
+	if r.Kind == program.Read && (r.Is(program.RMW) && !r.Is(program.CAS) || r.Is(program.CAS) && q.value(group) == r.Arg) {
+		return 1
+	}
+	return 0
 }
 
 // decideGroup asks the decider for a witness of r reading a write of
@@ -602,10 +658,7 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 func (s *rvfSMC) decideGroup(q *rvfQuery, group []program.EventID) (program.Schedule, error) {
 	r := q.r
 	v := q.value(group)
-	half := 0
-	if r.Kind == program.Read && (r.Is(program.RMW) && !r.Is(program.CAS) || r.Is(program.CAS) && v == r.Arg) {
-		half = 1
-	}
+	half := q.half(group)
 	inst := q.inst[half]
 	if inst == nil {
 		evs := append(slices.Clone(q.tr.Events), r)
@@ -739,7 +792,7 @@ type rvfChild struct {
 // fork returns a node for the child call that gives read r the sources
 // group, under the ancestor anc.
 func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncestor) *rvfSMC {
-	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc,
+	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc, conts: s.conts,
 		good: make(map[program.EventID][]program.EventID, len(s.good)+1)}
 	for id, g := range s.good {
 		k.good[id] = g
@@ -755,94 +808,4 @@ func (c rvfCausal) clone() rvfCausal {
 		out[k] = v // never modified in place
 	}
 	return out
-}
-
-// learnCASArgs fills in the expected value (Arg) of the pending CAS reads
-// of mutate, which the executor only tells once a CAS runs: it runs them
-// on x, which is no longer needed, one after the other, running sigma
-// (the schedule of σ̃) again whenever one ended the execution.
-//
-// An execution that tells them while pending (program.PendingArgs) is not
-// run (casrot N=9: 30,000 of 38,486 replays were children that could not
-// go on from x because of it); under explore.Options.Validate it is, and
-// an expected value that differs from the pending one counts as a replay
-// error.
-func (s *rvfSMC) learnCASArgs(x program.Execution, sigma program.Schedule, mutate []program.Event) (ran bool) {
-	pa, told := x.(program.PendingArgs)
-	told = told && pa.PendingArgs()
-	if told && !s.cfg.validate {
-		return false
-	}
-	for i := range mutate {
-		r := &mutate[i]
-		if r.Kind != program.Read || !r.Is(program.CAS) {
-			continue
-		}
-		if over, _ := x.Done(); over {
-			var err error
-			if x, _, err = runSchedule(s.p, sigma); err != nil {
-				s.sink.Extra("replay_errors", 1)
-				return true
-			}
-		}
-		x.Step(r.Thread)
-		ran = true
-		evs := x.Trace().Events
-		for j := len(evs) - 1; j >= 0 && j >= len(evs)-2; j-- {
-			if evs[j].ID() == r.ID() {
-				if told && r.Arg != evs[j].Arg {
-					s.sink.Extra("replay_errors", 1)
-				}
-				r.Arg = evs[j].Arg
-			}
-		}
-	}
-	return ran
-}
-
-// runSchedule starts an execution of p and follows sched exactly (the
-// write half of an RMW runs with its read and may be left out); it returns
-// the execution, stopped right after sched (or where the execution ended,
-// if a read of sched made it fail), and the number of events it executed.
-// Unlike program.Replay it does not continue.
-func runSchedule(p program.Program, sched program.Schedule) (program.Execution, int, error) {
-	x := p.Start()
-	for k, id := range sched {
-		if over, _ := x.Done(); over {
-			break
-		}
-		if int(id.Thread) >= x.Threads() {
-			return x, 0, fmt.Errorf("schedule step %d: thread %d does not exist", k, id.Thread)
-		}
-		e, st := x.Pending(id.Thread)
-		if st == program.Finished || st != program.Absent && e.Index > id.Index {
-			continue // executed already: the write half of a read-modify-write
-		}
-		if st != program.Enabled || e.Index != id.Index {
-			return x, 0, fmt.Errorf("schedule step %d: %s is not enabled", k, id)
-		}
-		x.Step(id.Thread)
-	}
-	return x, len(x.Trace().Events), nil
-}
-
-// extendNoReads runs x on, lowest thread first, as long as some thread's
-// next event is enabled and is not a read or an acquire.
-func extendNoReads(x program.Execution) {
-	for {
-		if over, _ := x.Done(); over {
-			return
-		}
-		stepped := false
-		for t := 0; t < x.Threads(); t++ {
-			if e, st := x.Pending(program.ThreadID(t)); st == program.Enabled && !readLike(&e) {
-				x.Step(program.ThreadID(t))
-				stepped = true
-				break
-			}
-		}
-		if !stepped {
-			return
-		}
-	}
 }

@@ -106,6 +106,14 @@ func join(row, c []int32) {
 // argument of the file comment. ws are the trace positions of the writes
 // of r's location, h indexes tr. False means "maybe".
 func (b *rvfBase) unrealizable(tr *program.Trace, h *syncOrder, ws []int32, r *program.Event, group []program.EventID) bool {
+	if r.Kind == program.Acquire && len(group) == 1 && group[0] == program.InitID {
+		// r holds its mutex to the end of every witness, so every other
+		// acquire a of it comes before r, and a release of a's section
+		// comes between a and r (else r waits forever): the mutex's
+		// latest release before r is not init. writesOf gives the
+		// acquires of r's mutex for an acquire.
+		return len(ws) > 0
+	}
 	if r.Kind != program.Read || len(group) == 0 {
 		return false
 	}
@@ -137,11 +145,16 @@ func (b *rvfBase) unrealizable(tr *program.Trace, h *syncOrder, ws []int32, r *p
 	return true
 }
 
-// writesOf returns the trace positions of the writes to r's location.
+// writesOf returns the trace positions of the writes to r's location (of
+// the acquires of r's mutex, for an acquire).
 func writesOf(tr *program.Trace, r *program.Event) []int32 {
+	want := program.Write
+	if r.Kind == program.Acquire {
+		want = program.Acquire
+	}
 	var ws []int32
 	for i := range tr.Events {
-		if e := &tr.Events[i]; e.Kind == program.Write && e.Loc == r.Loc {
+		if e := &tr.Events[i]; e.Kind == want && e.Loc == r.Loc {
 			ws = append(ws, int32(i))
 		}
 	}

@@ -38,19 +38,38 @@ func newSyncOrder(tr *program.Trace) *syncOrder {
 	for i := range tr.Events {
 		k = max(k, int(tr.Events[i].Thread)+1)
 	}
-	// one allocation for the positions and forks, as NewTraceIndex
-	ints := make([]int32, k+len(tr.Events))
+	// One allocation for the positions, forks and counts, as
+	// NewTraceIndex; one for the sync points and one for their clocks
+	// (a clock per thread, fork and join).
+	ints := make([]int32, 2*k+len(tr.Events))
 	o := &syncOrder{T: tr, K: k, At: make([][]int32, k), Fork: ints[:k:k], pts: make([][]syncPt, k)}
-	count := make([]int32, k)
+	count := ints[k : 2*k : 2*k]
+	npts := make([]int32, k) // sync points per thread: its start and its joins
+	clocks := k
 	for i := range tr.Events {
-		if tr.Events[i].Kind != program.Flush {
-			count[tr.Events[i].Thread]++
+		e := &tr.Events[i]
+		switch e.Kind {
+		case program.Flush:
+			continue
+		case program.Join:
+			npts[e.Thread]++
+			clocks++
 		}
+		count[e.Thread]++
 	}
-	at := ints[k:]
+	at := ints[2*k:]
+	pts := make([]syncPt, 0, int(clocks))
+	arena := make([]int32, clocks*k)
+	clock := func() []int32 {
+		c := arena[:k:k]
+		arena = arena[k:]
+		return c
+	}
 	for t := range k {
 		o.Fork[t] = -1
 		o.At[t], at = at[:0:count[t]], at[count[t]:]
+		n := int(npts[t]) + 1
+		o.pts[t], pts = pts[:0:n], pts[n:n:cap(pts)]
 	}
 	for i := range tr.Events {
 		e := &tr.Events[i]
@@ -69,7 +88,7 @@ func newSyncOrder(tr *program.Trace) *syncOrder {
 			continue
 		}
 		if len(o.pts[t]) == 0 {
-			o.pts[t] = append(o.pts[t], syncPt{clock: make([]int32, o.K)}) // no fork in tr
+			o.pts[t] = append(o.pts[t], syncPt{clock: clock()}) // no fork in tr
 		}
 		switch e.Kind {
 		case program.Join:
@@ -78,15 +97,16 @@ func newSyncOrder(tr *program.Trace) *syncOrder {
 			}
 			if end := o.Last(program.ThreadID(e.Value)); end >= 0 && end < int32(i) {
 				pt := o.pts[t][len(o.pts[t])-1]
-				c := append([]int32(nil), pt.clock...)
+				c := clock()
+				copy(c, pt.clock)
 				o.joinRow(c, end)
 				o.pts[t] = append(o.pts[t], syncPt{idx: e.Index, clock: c})
 			}
 		case program.Fork:
-			if ch := int(e.Value); ch >= 0 && ch < o.K {
-				c := make([]int32, o.K)
+			if ch := int(e.Value); ch >= 0 && ch < o.K && len(o.pts[ch]) == 0 {
+				c := clock()
 				o.joinRow(c, int32(i))
-				o.pts[ch] = []syncPt{{clock: c}}
+				o.pts[ch] = append(o.pts[ch], syncPt{clock: c})
 			}
 		}
 	}

@@ -40,6 +40,7 @@ import (
 type rvfLevel struct {
 	tr     *program.Trace
 	mutate []program.Event
+	call   rvfCall
 	anc    *rvfAncestor
 	set    int
 }
@@ -49,9 +50,11 @@ type rvfLevel struct {
 // comment). C is the call's causal map; sw, if not nil, has followed x's
 // trace so far (the parent's, handed on with x). It returns true if the
 // exploration must stop.
-func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters) bool {
+func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, learn contLearn) bool {
 	var (
 		mutate []program.Event
+		wait   []program.Event // for rvfCall: the waiting threads' events
+		quiet  bool
 		set    []program.EventID // reads stepped here, whose good writes this call set
 		levels []rvfLevel
 	)
@@ -66,6 +69,10 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters) bool
 		n := len(x.Trace().Events)
 		extendNoReads(x) // line 1
 		tr := x.Trace()
+		if learn.key != "" {
+			s.learnCont(learn, tr, n, x)
+			learn = contLearn{}
+		}
 		// Lines 2-5: the writes of σ̂ (and pending RMWs, Appendix A) are new
 		// sources for the ancestors' reads of their location.
 		for i := n; i < len(tr.Events); i++ {
@@ -74,8 +81,18 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters) bool
 			}
 		}
 		mutate = mutate[:0] // lines 6-11
+		quiet, wait = true, wait[:0]
 		for t := 0; t < x.Threads(); t++ {
 			e, st := x.Pending(program.ThreadID(t))
+			switch {
+			case st == program.Finished || st == program.Absent || st == program.Stuck:
+			case st == program.Waiting && (e.Kind == program.Acquire || e.Kind == program.Join):
+				wait = append(wait, e)
+			case st != program.Enabled || !readLike(&e):
+				quiet = false
+			case e.Kind == program.Read && e.Is(program.CAS) && !s.casArgsKnown(x, []program.Event{e}):
+				quiet = false
+			}
 			if e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) {
 				s.signal(program.ThreadID(t), locKey{e.Loc, false})
 			}
@@ -107,7 +124,9 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters) bool
 			s.sink.Extra("forced_reads", 1)
 		} else {
 			a := &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, up: s.anc}
-			levels = append(levels, rvfLevel{tr: snapshot(tr), mutate: slices.Clone(mutate), anc: a, set: len(set)})
+			l := rvfLevel{tr: snapshot(tr), mutate: slices.Clone(mutate), anc: a, set: len(set)}
+			l.call = rvfCall{all: l.mutate, wait: slices.Clone(wait), quiet: quiet && !explore.HasTrylock(tr)}
+			levels = append(levels, l)
 			s.anc = a
 			s.sink.Extra("stepped_reads", 1)
 		}
@@ -126,12 +145,13 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters) bool
 	if s.cfg.validate {       // O(|σ̃|) per call: a check of the implementation
 		s.checkValues(tr)
 	}
-	noteTrylocks(s.sink, tr)
+	try := noteTrylocks(s.sink, tr)
 	deep := C
 	if len(levels) > 0 {
 		deep = C.clone() // the levels' C is the call's, without what the deepest adds
 	}
-	stop := s.mutateAll(tr, x, sw, mutate, deep, len(levels) == 0)
+	call := &rvfCall{all: slices.Clone(mutate), wait: slices.Clone(wait), quiet: quiet && !try}
+	stop := s.mutateAll(tr, x, sw, mutate, call, deep, len(levels) == 0)
 	for k := len(levels) - 1; k >= 0; k-- {
 		l := &levels[k]
 		for _, id := range set[l.set:] {
@@ -149,7 +169,7 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters) bool
 		s.sink.Extra("levels_resumed", 1)
 		c := C.clone()
 		c[l.mutate[0].ID()] = threadCounts(l.tr) // lines 29-30
-		stop = s.mutateAll(l.tr, nil, nil, l.mutate[1:], c, false)
+		stop = s.mutateAll(l.tr, nil, nil, l.mutate[1:], &l.call, c, false)
 	}
 	return stop
 }

@@ -122,6 +122,13 @@ type PendingArgs interface {
 	PendingArgs() bool
 }
 
+// Cloner is implemented by executions that can copy themselves: the copy
+// goes on from the same state independently of the original, as a replay
+// of the same schedule would. Clone returns nil when it cannot.
+type Cloner interface {
+	Clone() Execution
+}
+
 // Failer is implemented by executions in which a violation (a failed
 // assertion, a null dereference, a runtime error) stops only its thread,
 // which is then Stuck, while the others run on: Failures returns every such
