@@ -53,6 +53,14 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "explored again with dfs"},
 		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
 		{[]string{"check", tasks + "inputs_concurrent.c"}, exitIncomplete, "input-dependent branches in concurrent threads"},
+		// a lock whose result is tested may fail in a task run (SV-COMP's
+		// reading, cfront/failinglock.go), never in a plain check; one whose
+		// result is dropped always locks
+		{[]string{"check", tasks + "failed_lock.yml"}, exitFinding, "FALSE(no-data-race); expected: false — correct"},
+		{[]string{"check", tasks + "failed_lock.c"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", tasks + "failed_lock.c", "--failing-locks"}, exitFinding, "data race on counter"},
+		{[]string{"check", tasks + "dropped_lock.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
+		{[]string{"check", tasks + "dropped_lock.yml", "--algo", "dfs"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
 		// the other outcome of a trylock: rf explores both, so the
 		// algorithms that explore one hand the program to rf
 		{[]string{"check", tasks + "trylock_may_fail.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},

@@ -46,6 +46,12 @@ type compiler struct {
 	staticBytes int64
 	queued      map[*function]bool
 
+	// failingLocks: a pthread_mutex_lock whose result is used may fail
+	// (Options.FailingLocks, failinglock.go); discarded is the call whose
+	// result the expression statement being compiled drops
+	failingLocks bool
+	discarded    *cc.PostfixExpression
+
 	// per function
 	fn     *function
 	vars   map[*cc.Declarator]*local

@@ -15,7 +15,10 @@ func (c *compiler) stmt(s *cc.Statement) {
 		c.compound(s.CompoundStatement)
 	case cc.StatementExpr:
 		if e := s.ExpressionStatement.ExpressionList; e != nil {
+			outer := c.discarded
+			c.discarded = discardedCall(e)
 			c.expr(e)
+			c.discarded = outer
 			c.emit(instr{op: opPop})
 		}
 	case cc.StatementSelection:
