@@ -61,6 +61,9 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "failed_lock.c", "--failing-locks"}, exitFinding, "data race on counter"},
 		{[]string{"check", tasks + "dropped_lock.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
 		{[]string{"check", tasks + "dropped_lock.yml", "--algo", "dfs"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
+		// an iteration that read an input and a flag and kept nothing is
+		// idle: the reader stops instead of spinning to the event bound
+		{[]string{"check", tasks + "idle_input.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
 		// the other outcome of a trylock: rf explores both, so the
 		// algorithms that explore one hand the program to rf
 		{[]string{"check", tasks + "trylock_may_fail.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},

@@ -22,9 +22,9 @@ import (
 // look cannot act on a failure, and letting it run on unlocked would
 // report races that no implementation produces.
 //
-// The choice is idle (fTimed on the input, as a timeout's): a loop that
-// retries a failed lock and changed nothing stops its thread (idle.go),
-// every run after it being a run without it.
+// The choice is idle, as every input (idle.go): a loop that retries a
+// failed lock and changed nothing stops its thread, every run after it
+// being a run without it.
 
 // failingLock compiles pthread_mutex_lock(as[0]) as a lock that may fail,
 // if FailingLocks is on and the call's result is used; false otherwise.
@@ -37,7 +37,7 @@ func (c *compiler) failingLock(x *cc.PostfixExpression, name string, as []cc.Exp
 	c.p.hasInputs = true
 	c.push(int64(c.str("failure of " + name)))
 	// no position: the input is no nondet call's result (see timed)
-	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef | fTimed})
+	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef})
 	fail := c.emit(instr{op: opJnz, pos: pos})
 	c.get(m)
 	c.emit(instr{op: opBuiltin, a: bLock, k: 1, pos: pos})
