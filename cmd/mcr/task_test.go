@@ -64,6 +64,9 @@ func TestTaskVerdicts(t *testing.T) {
 		// an iteration that read an input and a flag and kept nothing is
 		// idle: the reader stops instead of spinning to the event bound
 		{[]string{"check", tasks + "idle_input.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
+		// threads beyond the thread bound are created but never run, so
+		// main reaches its assertion after creating 10000
+		{[]string{"check", tasks + "many_threads.yml"}, exitFinding, "FALSE(unreach-call); expected: false — correct"},
 		// the other outcome of a trylock: rf explores both, so the
 		// algorithms that explore one hand the program to rf
 		{[]string{"check", tasks + "trylock_may_fail.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},

@@ -114,6 +114,9 @@ type thread struct {
 	// copyUndef: the last load of an aggregate copy read indeterminate
 	// bytes, which its store copies as such (fCopy, undef.go)
 	copyUndef bool
+	// frozenDst is where its last create beyond the thread bound stored the
+	// pthread_t (threadbound.go)
+	frozenDst int64
 	tls       map[int32]int64 // its copies of thread-local statics (tls.go)
 	specific  map[int64]int64 // its thread-specific data: key -> value (tsd.go)
 	dtors     dtorState       // its key destructors' progress at exit (tsd.go)
@@ -161,6 +164,8 @@ type execution struct {
 	pub publications
 	// nthreads counts the threads created, main included (the thread bound)
 	nthreads int
+	// nfrozen counts the threads created beyond the bound (threadbound.go)
+	nfrozen int
 	// nsteps counts Steps, to poll stop every so often
 	nsteps uint32
 	cancel <-chan struct{} // Program.StopWhen's channel at Start
