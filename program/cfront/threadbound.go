@@ -44,7 +44,7 @@ func (x *execution) frozenCreate(th *thread, dst int64) (id int64, ok bool) {
 		return 0, false
 	}
 	if x.bounded == nil {
-		x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos, Message: why}
+		x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.pos(th), Message: why}
 	}
 	th.frozenDst = dst
 	x.nfrozen++

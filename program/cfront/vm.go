@@ -399,7 +399,7 @@ func (x *execution) fail(th *thread, kind program.OutcomeKind, format string, ar
 	}
 	out := program.Outcome{Kind: kind, Thread: th.id, Message: fmt.Sprintf(format, args...)}
 	if int(th.pc) < len(x.p.code) {
-		out.Pos = x.p.code[th.pc].pos
+		out.Pos = x.pos(th)
 	}
 	if kind == program.Bounded || x.imaging {
 		x.over = true
@@ -737,7 +737,7 @@ func (x *execution) pop(th *thread) int64 {
 func (x *execution) cut(th *thread, why string) {
 	th.stuck = true
 	if x.bounded == nil {
-		x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos, Message: why}
+		x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.pos(th), Message: why}
 	}
 }
 
@@ -750,7 +750,7 @@ func (x *execution) cancelled(th *thread) bool {
 		return false
 	}
 	x.over = true
-	x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos,
+	x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.pos(th),
 		Message: "the run was stopped (timeout or interrupt) during this execution"}
 	return true
 }
@@ -761,5 +761,5 @@ func (x *execution) stop(th *thread, kind program.Kind, flags program.Flags, loc
 		x.cut(th, fmt.Sprintf("thread T%s reached the event bound (%d)", th.name, x.p.maxEvents))
 		return
 	}
-	th.pend = program.Event{Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: x.p.code[th.pc].pos}
+	th.pend = program.Event{Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: x.pos(th)}
 }
