@@ -215,7 +215,11 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 		opts.Observe = reached.Observe(opts.Observe)
 		opts.Validate = true
 	}
-	res, q, err := exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
+	explorer := exploreInputs
+	if sv != nil {
+		explorer = exploreThreadStages // a verdict: few threads first
+	}
+	res, q, err := explorer(ctx, algo, p, opts, cfg, &f.inputs)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -257,4 +258,61 @@ func worstExit(errs []error) error {
 // complete search can prove nothing: svcomp.Decide); false without one.
 func (sv *svRun) unknown() bool {
 	return sv != nil && sv.verdict != nil && sv.verdict.Result == svcomp.Unknown
+}
+
+// exploreThreadStages is exploreInputs for a verdict, with the thread
+// bound raised in stages: 2, 4, 8, ... threads, then p's own bound. A
+// thread created beyond a stage's bound never runs (cfront's
+// threadbound.go), so each stage explores prefixes of real runs, and a
+// finding in one is real; a program that creates thousands of threads
+// (goblint-regression's races-as-reachability tasks) has its violation
+// found among few threads in a fraction of a second, where the full bound
+// spent the whole time on interleavings of 31 threads. A stage ends the
+// search when it found something, when it was complete (it never reached
+// its bound), or when it was cut by something else than the thread bound
+// (more threads would not help); otherwise the next stage runs. A stage
+// before the last has a quarter of the time left; if it spends it, the
+// last stage (p's bound) gets the rest. The result and statistics are those of the
+// stage that ended the search; Extra["thread_bound_stages"] counts the
+// stages before it.
+func exploreThreadStages(ctx context.Context, algo *explore.Algorithm, p *cfront.Program, opts explore.Options, cfg explore.Config, f *inputFlags) (*explore.Result, *cfront.Program, error) {
+	stages := 0
+	for b := 2; b < p.MaxThreads(); b *= 2 {
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if d, ok := ctx.Deadline(); ok {
+			sctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(d)/4))
+		}
+		q := p.WithMaxThreads(b)
+		q.StopWhen(sctx)
+		res, r, err := exploreInputs(sctx, algo, q, opts, cfg, f)
+		spent := sctx.Err() != nil
+		cancel()
+		if err != nil {
+			return nil, r, err
+		}
+		stages++
+		if len(res.Findings) > 0 || res.Stats.Complete || ctx.Err() != nil || !spent && !q.ThreadBoundHit() {
+			r.StopWhen(ctx) // the finding's replays run under the whole search's context
+			return withStages(res, stages-1), r, nil
+		}
+		if spent {
+			break // the stage's time is up: the full bound gets the rest
+		}
+	}
+	res, r, err := exploreInputs(ctx, algo, p, opts, cfg, f)
+	if res != nil {
+		withStages(res, stages)
+	}
+	return res, r, err
+}
+
+// withStages notes n thread-bound stages before res's search.
+func withStages(res *explore.Result, n int) *explore.Result {
+	if n > 0 {
+		if res.Stats.Extra == nil {
+			res.Stats.Extra = map[string]float64{}
+		}
+		res.Stats.Extra["thread_bound_stages"] = float64(n)
+	}
+	return res
 }

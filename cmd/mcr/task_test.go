@@ -67,6 +67,9 @@ func TestTaskVerdicts(t *testing.T) {
 		// threads beyond the thread bound are created but never run, so
 		// main reaches its assertion after creating 10000
 		{[]string{"check", tasks + "many_threads.yml"}, exitFinding, "FALSE(unreach-call); expected: false — correct"},
+		// a task run raises the thread bound in stages: among 2 threads the
+		// violation is found at once, among 32 not in 10 s
+		{[]string{"check", tasks + "lock_mixup.yml", "--timeout", "10s"}, exitFinding, "FALSE(unreach-call); expected: false — correct"},
 		// the other outcome of a trylock: rf explores both, so the
 		// algorithms that explore one hand the program to rf
 		{[]string{"check", tasks + "trylock_may_fail.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},

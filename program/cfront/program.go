@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"modernc.org/cc/v4"
 
@@ -29,6 +30,9 @@ type Program struct {
 	mainArgs   []int64   // argc, argv
 	maxEvents  int
 	maxThreads int // threads of one execution, main included
+	// boundHit, if not nil, is set when an execution creates a thread
+	// beyond maxThreads (WithMaxThreads, threadbound.go)
+	boundHit *atomic.Bool
 	stepLimit  int // instructions a thread may run between two events
 	// noIdleStop: run idle loop iterations on (Options.NoSpinAwait, idle.go)
 	noIdleStop bool
@@ -106,6 +110,22 @@ func (p *Program) Fresh() *Program {
 	q.threads = newThreadNames()
 	return &q
 }
+
+// MaxThreads is the thread bound of p's executions (Options.MaxThreads).
+func (p *Program) MaxThreads() int { return p.maxThreads }
+
+// WithMaxThreads returns a copy of p (Fresh) whose executions have the
+// thread bound n; ThreadBoundHit tells whether one of them reached it.
+func (p *Program) WithMaxThreads(n int) *Program {
+	q := p.Fresh()
+	q.maxThreads = n
+	q.boundHit = new(atomic.Bool)
+	return q
+}
+
+// ThreadBoundHit reports whether an execution of a program made by
+// WithMaxThreads (or of its copies) created a thread beyond the bound.
+func (p *Program) ThreadBoundHit() bool { return p.boundHit != nil && p.boundHit.Load() }
 
 // Thread implements program.Program: it interns fork-tree names.
 func (p *Program) Thread(name string) program.ThreadID {

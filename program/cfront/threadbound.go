@@ -38,6 +38,9 @@ const maxFrozen = 1 << 16
 // pthread_t goes to dst. It reports the pthread_t to return (store), or
 // ok false if th is cut there instead.
 func (x *execution) frozenCreate(th *thread, dst int64) (id int64, ok bool) {
+	if x.p.boundHit != nil {
+		x.p.boundHit.Store(true)
+	}
 	why := fmt.Sprintf("thread T%s reached the thread bound (%d threads; raise --max-threads)", shortName(th.name), x.p.maxThreads)
 	if x.nfrozen >= maxFrozen || (th.frozenDst == dst && dst != 0) {
 		x.cut(th, why)
