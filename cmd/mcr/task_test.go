@@ -70,6 +70,10 @@ func TestTaskVerdicts(t *testing.T) {
 		// a task run raises the thread bound in stages: among 2 threads the
 		// violation is found at once, among 32 not in 10 s
 		{[]string{"check", tasks + "lock_mixup.yml", "--timeout", "10s"}, exitFinding, "FALSE(unreach-call); expected: false — correct"},
+		// scanf's result and values are inputs; a conversion not made
+		// leaves its object alone
+		{[]string{"check", tasks + "scanf_input.yml"}, exitFinding, "SV-COMP verdict: TRUE [unreach-call]; expected: true — correct"},
+		{[]string{"check", tasks + "scanf_input.yml"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
 		// the other outcome of a trylock: rf explores both, so the
 		// algorithms that explore one hand the program to rf
 		{[]string{"check", tasks + "trylock_may_fail.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},
