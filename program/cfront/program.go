@@ -32,8 +32,8 @@ type Program struct {
 	maxThreads int // threads of one execution, main included
 	// boundHit, if not nil, is set when an execution creates a thread
 	// beyond maxThreads (WithMaxThreads, threadbound.go)
-	boundHit *atomic.Bool
-	stepLimit  int // instructions a thread may run between two events
+	boundHit  *atomic.Bool
+	stepLimit int // instructions a thread may run between two events
 	// noIdleStop: run idle loop iterations on (Options.NoSpinAwait, idle.go)
 	noIdleStop bool
 	// stop, if not nil, is closed when the run is cancelled: executions
