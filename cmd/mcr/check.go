@@ -215,18 +215,21 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 		opts.Observe = reached.Observe(opts.Observe)
 		opts.Validate = true
 	}
-	explorer := exploreInputs
+	var res *explore.Result
+	var q *cfront.Program
+	var undefInputs bool // q reads uninitialised locals as inputs (WithUndefInputs)
 	if sv != nil {
-		explorer = exploreThreadStages // a verdict: few threads first
+		res, q, undefInputs, err = exploreThreadStages(ctx, algo, p, opts, cfg, &f.inputs) // a verdict: few threads first
+	} else {
+		res, q, err = exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
+		undefInputs = q != p
 	}
-	res, q, err := explorer(ctx, algo, p, opts, cfg, &f.inputs)
 	if err != nil {
 		return err
 	}
 	if cfg.Model != program.SC {
 		res.Stats.Model = cfg.Model.String()
 	}
-	undefInputs := q != p
 	p = q // the program the findings replay on (WithUndefInputs)
 	if bar != nil {
 		_ = bar.Finish()
@@ -265,7 +268,7 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
-		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, RandInputs: f.bounds.randInputs, Steps: fd.Steps}
+		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, RandInputs: f.bounds.randInputs, FailingLocks: f.bounds.failingLocks, Steps: fd.Steps}
 		if cfg.Model != program.SC {
 			sf.Model = cfg.Model.String()
 		}

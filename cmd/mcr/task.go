@@ -275,25 +275,27 @@ func (sv *svRun) unknown() bool {
 // last stage (p's bound) gets the rest. The result and statistics are those of the
 // stage that ended the search; Extra["thread_bound_stages"] counts the
 // stages before it.
-func exploreThreadStages(ctx context.Context, algo *explore.Algorithm, p *cfront.Program, opts explore.Options, cfg explore.Config, f *inputFlags) (*explore.Result, *cfront.Program, error) {
+// undef says whether the program returned, the one the findings replay
+// on, reads uninitialised locals as inputs (exploreInputs's q != p).
+func exploreThreadStages(ctx context.Context, algo *explore.Algorithm, p *cfront.Program, opts explore.Options, cfg explore.Config, f *inputFlags) (res *explore.Result, q *cfront.Program, undef bool, err error) {
 	stages := 0
 	for b := 2; b < p.MaxThreads(); b *= 2 {
 		sctx, cancel := ctx, context.CancelFunc(func() {})
 		if d, ok := ctx.Deadline(); ok {
 			sctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(d)/4))
 		}
-		q := p.WithMaxThreads(b)
-		q.StopWhen(sctx)
-		res, r, err := exploreInputs(sctx, algo, q, opts, cfg, f)
+		s := p.WithMaxThreads(b)
+		s.StopWhen(sctx)
+		res, r, err := exploreInputs(sctx, algo, s, opts, cfg, f)
 		spent := sctx.Err() != nil
 		cancel()
 		if err != nil {
-			return nil, r, err
+			return nil, r, r != s, err
 		}
 		stages++
-		if len(res.Findings) > 0 || res.Stats.Complete || ctx.Err() != nil || !spent && !q.ThreadBoundHit() {
+		if len(res.Findings) > 0 || res.Stats.Complete || ctx.Err() != nil || !spent && !s.ThreadBoundHit() {
 			r.StopWhen(ctx) // the finding's replays run under the whole search's context
-			return withStages(res, stages-1), r, nil
+			return withStages(res, stages-1), r, r != s, nil
 		}
 		if spent {
 			break // the stage's time is up: the full bound gets the rest
@@ -303,7 +305,7 @@ func exploreThreadStages(ctx context.Context, algo *explore.Algorithm, p *cfront
 	if res != nil {
 		withStages(res, stages)
 	}
-	return res, r, err
+	return res, r, r != p, err
 }
 
 // withStages notes n thread-bound stages before res's search.

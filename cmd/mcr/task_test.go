@@ -268,3 +268,24 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestTaskScheduleReplays checks that the schedule of a task run's finding
+// replays with a plain mcr replay: the schedule file carries what the task
+// run turned on (failing locks), and a finding of an early thread-bound
+// stage replays under the default bound (the threads it froze simply run
+// after the violation).
+func TestTaskScheduleReplays(t *testing.T) {
+	for _, c := range []struct{ task, prog, want string }{
+		{"failed_lock.yml", "failed_lock.c", "data race: steps"},
+		{"lock_mixup.yml", "lock_mixup.c", "assertion `g == 0` failed"},
+	} {
+		sched := filepath.Join(t.TempDir(), "finding.json")
+		if code, out, _ := cli(t, "check", tasks+c.task, "--schedule-out", sched); code != exitFinding {
+			t.Fatalf("%s: exit %d, want a finding:\n%s", c.task, code, out)
+		}
+		code, out, errOut := cli(t, "replay", tasks+c.prog, "--schedule", sched)
+		if code != exitFinding || !strings.Contains(out, c.want) {
+			t.Errorf("replay of %s's finding: exit %d, want %d and %q:\n%s%s", c.task, code, exitFinding, c.want, out, errOut)
+		}
+	}
+}
