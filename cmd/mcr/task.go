@@ -270,9 +270,13 @@ func (sv *svRun) unknown() bool {
 // spent the whole time on interleavings of 31 threads. A stage ends the
 // search when it found something, when it was complete (it never reached
 // its bound), or when it was cut by something else than the thread bound
-// (more threads would not help); otherwise the next stage runs. A stage
-// before the last has a quarter of the time left; if it spends it, the
-// last stage (p's bound) gets the rest. The result and statistics are those of the
+// (more threads would not help); otherwise the next stage runs, or the
+// last one if the next would run every thread this one's executions
+// tried to start. A stage
+// before the last has an eighth of the time left; if it spends it, the
+// last stage (p's bound) gets the rest, so that a program whose search
+// is long at every bound loses little (a quarter cost SV-COMP's
+// workstealqueue_mutex-1 its FALSE at 20 s). The result and statistics are those of the
 // stage that ended the search; Extra["thread_bound_stages"] counts the
 // stages before it.
 // undef says whether the program returned, the one the findings replay
@@ -282,7 +286,7 @@ func exploreThreadStages(ctx context.Context, algo *explore.Algorithm, p *cfront
 	for b := 2; b < p.MaxThreads(); b *= 2 {
 		sctx, cancel := ctx, context.CancelFunc(func() {})
 		if d, ok := ctx.Deadline(); ok {
-			sctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(d)/4))
+			sctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(d)/8))
 		}
 		s := p.WithMaxThreads(b)
 		s.StopWhen(sctx)
@@ -297,8 +301,10 @@ func exploreThreadStages(ctx context.Context, algo *explore.Algorithm, p *cfront
 			r.StopWhen(ctx) // the finding's replays run under the whole search's context
 			return withStages(res, stages-1), r, r != s, nil
 		}
-		if spent {
-			break // the stage's time is up: the full bound gets the rest
+		if spent || s.ThreadsAttempted() <= 2*b {
+			// the stage's time is up, or the next stage would run every
+			// thread the program tried to start: the full bound gets the rest
+			break
 		}
 	}
 	res, r, err := exploreInputs(ctx, algo, p, opts, cfg, f)

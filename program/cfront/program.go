@@ -32,7 +32,10 @@ type Program struct {
 	maxThreads int // threads of one execution, main included
 	// boundHit, if not nil, is set when an execution creates a thread
 	// beyond maxThreads (WithMaxThreads, threadbound.go)
-	boundHit  *atomic.Bool
+	boundHit *atomic.Bool
+	// attempted is the most threads an execution tried to have, main
+	// included, counted where the bound was hit (ThreadsAttempted)
+	attempted *atomic.Int64
 	stepLimit int // instructions a thread may run between two events
 	// noIdleStop: run idle loop iterations on (Options.NoSpinAwait, idle.go)
 	noIdleStop bool
@@ -119,8 +122,18 @@ func (p *Program) MaxThreads() int { return p.maxThreads }
 func (p *Program) WithMaxThreads(n int) *Program {
 	q := p.Fresh()
 	q.maxThreads = n
-	q.boundHit = new(atomic.Bool)
+	q.boundHit, q.attempted = new(atomic.Bool), new(atomic.Int64)
 	return q
+}
+
+// ThreadsAttempted is the most threads, main included, that an execution
+// of a program made by WithMaxThreads tried to have when it reached the
+// bound (the creates beyond it counted); 0 if none reached it.
+func (p *Program) ThreadsAttempted() int {
+	if p.attempted == nil {
+		return 0
+	}
+	return int(p.attempted.Load())
 }
 
 // ThreadBoundHit reports whether an execution of a program made by

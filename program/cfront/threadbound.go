@@ -40,6 +40,9 @@ const maxFrozen = 1 << 16
 func (x *execution) frozenCreate(th *thread, dst int64) (id int64, ok bool) {
 	if x.p.boundHit != nil {
 		x.p.boundHit.Store(true)
+		n := int64(x.nthreads + x.nfrozen + 1)
+		for m := x.p.attempted.Load(); n > m && !x.p.attempted.CompareAndSwap(m, n); m = x.p.attempted.Load() {
+		}
 	}
 	why := fmt.Sprintf("thread T%s reached the thread bound (%d threads; raise --max-threads)", shortName(th.name), x.p.maxThreads)
 	if x.nfrozen >= maxFrozen || (th.frozenDst == dst && dst != 0) {
