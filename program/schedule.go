@@ -28,6 +28,9 @@ type ScheduleFile struct {
 	UndefInputs bool `json:"undef_inputs,omitempty"`
 	// RandInputs: rand() and random() are inputs (check --rand-inputs)
 	RandInputs bool `json:"rand_inputs,omitempty"`
+	// FailingLocks: a pthread_mutex_lock whose result is used may fail
+	// (check --failing-locks, on for SV-COMP tasks)
+	FailingLocks bool `json:"failing_locks,omitempty"`
 	// Model is the memory model the schedule runs under ("tso", "pso";
 	// empty: sc). Under TSO and PSO the steps include flushes.
 	Model string         `json:"mm,omitempty"`

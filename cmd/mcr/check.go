@@ -110,12 +110,14 @@ type bounds struct {
 	maxEvents, maxThreads int
 	spurious, noSpinAwait bool
 	randInputs            bool
+	failingLocks          bool
 }
 
 func addBoundFlags(fl *pflag.FlagSet, b *bounds) {
 	fl.IntVar(&b.maxEvents, "max-events", cfront.DefaultMaxEvents, "per-thread event bound; executions that reach it are reported as bounded")
 	fl.BoolVar(&b.noSpinAwait, "no-spin-await", false, "run spin loops (an empty loop whose condition only reads) as written; by default they run as an await of their exit condition, so that they have finitely many executions")
 	fl.BoolVar(&b.spurious, "spurious-wakeups", false, "let pthread_cond_wait return without a signal, as POSIX allows (on by default for SV-COMP tasks and --property; off: a wait returns only after a signal, and a lost wake-up is reported as a deadlock)")
+	fl.BoolVar(&b.failingLocks, "failing-locks", false, "let a pthread_mutex_lock whose result the program uses fail with EINVAL, as POSIX allows (on by default for SV-COMP tasks and --property, whose tasks expect it; off: a lock always succeeds, as glibc's default mutex does)")
 	fl.BoolVar(&b.randInputs, "rand-inputs", false, "treat rand() and random() as inputs (every value in [0, RAND_MAX] explored, like __VERIFIER_nondet_int) and srand as a no-op; off, a run that calls rand ends incomplete")
 	fl.IntVar(&b.maxThreads, "max-threads", cfront.DefaultMaxThreads, "threads per execution, main included; a pthread_create beyond it ends the execution as bounded")
 }
@@ -129,7 +131,7 @@ func loadProgram(ctx context.Context, file string, defines, includes []string, b
 	if b.maxThreads <= 0 {
 		return nil, badInput(fmt.Errorf("--max-threads must be positive"))
 	}
-	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads, SpuriousWakeups: b.spurious, NoSpinAwait: b.noSpinAwait, RandInputs: b.randInputs})
+	p, err := cfront.Load(file, cfront.Options{Defines: defines, IncludePaths: includes, MaxEvents: b.maxEvents, MaxThreads: b.maxThreads, SpuriousWakeups: b.spurious, NoSpinAwait: b.noSpinAwait, RandInputs: b.randInputs, FailingLocks: b.failingLocks})
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -144,6 +146,12 @@ func runCheck(cmd *cobra.Command, file string, f *checkFlags) error {
 		// wrong TRUE); the waiting loops it makes are idle (idle.go).
 		if !cmd.Flags().Changed("spurious-wakeups") {
 			f.bounds.spurious = true
+		}
+		// SV-COMP's tasks let a lock whose result is tested fail
+		// (cfront/failinglock.go): goblint's 04-mutex_13 expects the race
+		// on its failure branch.
+		if !cmd.Flags().Changed("failing-locks") {
+			f.bounds.failingLocks = true
 		}
 		// A verdict wants the search finished: rf explores the same
 		// behaviours at a fraction of mcr's cost per execution today
@@ -206,14 +214,21 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 		opts.Observe = reached.Observe(opts.Observe)
 		opts.Validate = true
 	}
-	res, q, err := exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
+	var res *explore.Result
+	var q *cfront.Program
+	var undefInputs bool // q reads uninitialised locals as inputs (WithUndefInputs)
+	if sv != nil {
+		res, q, undefInputs, err = exploreThreadStages(ctx, algo, p, opts, cfg, &f.inputs) // a verdict: few threads first
+	} else {
+		res, q, err = exploreInputs(ctx, algo, p, opts, cfg, &f.inputs)
+		undefInputs = q != p
+	}
 	if err != nil {
 		return err
 	}
 	if cfg.Model != program.SC {
 		res.Stats.Model = cfg.Model.String()
 	}
-	undefInputs := q != p
 	p = q // the program the findings replay on (WithUndefInputs)
 	if bar != nil {
 		_ = bar.Finish()
@@ -252,7 +267,7 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
-		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, RandInputs: f.bounds.randInputs, Steps: fd.Steps}
+		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, RandInputs: f.bounds.randInputs, FailingLocks: f.bounds.failingLocks, Steps: fd.Steps}
 		if cfg.Model != program.SC {
 			sf.Model = cfg.Model.String()
 		}

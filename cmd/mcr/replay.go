@@ -41,6 +41,7 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 				}
 			}
 			bounds.randInputs = bounds.randInputs || sf.RandInputs
+			bounds.failingLocks = bounds.failingLocks || sf.FailingLocks
 			ctx, stop := runContext(0) // Ctrl-C ends an execution that never ends
 			defer stop()
 			p, err := loadProgram(ctx, args[0], defines, includes, bounds)

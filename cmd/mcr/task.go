@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -257,4 +258,69 @@ func worstExit(errs []error) error {
 // complete search can prove nothing: svcomp.Decide); false without one.
 func (sv *svRun) unknown() bool {
 	return sv != nil && sv.verdict != nil && sv.verdict.Result == svcomp.Unknown
+}
+
+// exploreThreadStages is exploreInputs for a verdict, with the thread
+// bound raised in stages: 2, 4, 8, ... threads, then p's own bound. A
+// thread created beyond a stage's bound never runs (cfront's
+// threadbound.go), so each stage explores prefixes of real runs, and a
+// finding in one is real; a program that creates thousands of threads
+// (goblint-regression's races-as-reachability tasks) has its violation
+// found among few threads in a fraction of a second, where the full bound
+// spent the whole time on interleavings of 31 threads. A stage ends the
+// search when it found something, when it was complete (it never reached
+// its bound), or when it was cut by something else than the thread bound
+// (more threads would not help); otherwise the next stage runs, or the
+// last one if the next would run every thread this one's executions
+// tried to start. A stage
+// before the last has an eighth of the time left; if it spends it, the
+// last stage (p's bound) gets the rest, so that a program whose search
+// is long at every bound loses little (a quarter cost SV-COMP's
+// workstealqueue_mutex-1 its FALSE at 20 s). The result and statistics are those of the
+// stage that ended the search; Extra["thread_bound_stages"] counts the
+// stages before it.
+// undef says whether the program returned, the one the findings replay
+// on, reads uninitialised locals as inputs (exploreInputs's q != p).
+func exploreThreadStages(ctx context.Context, algo *explore.Algorithm, p *cfront.Program, opts explore.Options, cfg explore.Config, f *inputFlags) (res *explore.Result, q *cfront.Program, undef bool, err error) {
+	stages := 0
+	for b := 2; b < p.MaxThreads(); b *= 2 {
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if d, ok := ctx.Deadline(); ok {
+			sctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(d)/8))
+		}
+		s := p.WithMaxThreads(b)
+		s.StopWhen(sctx)
+		res, r, err := exploreInputs(sctx, algo, s, opts, cfg, f)
+		spent := sctx.Err() != nil
+		cancel()
+		if err != nil {
+			return nil, r, r != s, err
+		}
+		stages++
+		if len(res.Findings) > 0 || res.Stats.Complete || ctx.Err() != nil || !spent && !s.ThreadBoundHit() {
+			r.StopWhen(ctx) // the finding's replays run under the whole search's context
+			return withStages(res, stages-1), r, r != s, nil
+		}
+		if spent || s.ThreadsAttempted() <= 2*b {
+			// the stage's time is up, or the next stage would run every
+			// thread the program tried to start: the full bound gets the rest
+			break
+		}
+	}
+	res, r, err := exploreInputs(ctx, algo, p, opts, cfg, f)
+	if res != nil {
+		withStages(res, stages)
+	}
+	return res, r, r != p, err
+}
+
+// withStages notes n thread-bound stages before res's search.
+func withStages(res *explore.Result, n int) *explore.Result {
+	if n > 0 {
+		if res.Stats.Extra == nil {
+			res.Stats.Extra = map[string]float64{}
+		}
+		res.Stats.Extra["thread_bound_stages"] = float64(n)
+	}
+	return res
 }

@@ -53,6 +53,27 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "inputs_concurrent.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
 		{[]string{"check", tasks + "inputs_concurrent.c"}, exitOK, "search complete"},
 		{[]string{"check", tasks + "inputs_concurrent.c", "--algo", "rf"}, exitOK, "search complete"},
+		// a lock whose result is tested may fail in a task run (SV-COMP's
+		// reading, cfront/failinglock.go), never in a plain check; one whose
+		// result is dropped always locks
+		{[]string{"check", tasks + "failed_lock.yml"}, exitFinding, "FALSE(no-data-race); expected: false — correct"},
+		{[]string{"check", tasks + "failed_lock.c"}, exitOK, "no finding (search complete)"},
+		{[]string{"check", tasks + "failed_lock.c", "--failing-locks"}, exitFinding, "data race on counter"},
+		{[]string{"check", tasks + "dropped_lock.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
+		{[]string{"check", tasks + "dropped_lock.yml", "--algo", "dfs"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
+		// an iteration that read an input and a flag and kept nothing is
+		// idle: the reader stops instead of spinning to the event bound
+		{[]string{"check", tasks + "idle_input.yml"}, exitOK, "SV-COMP verdict: TRUE; expected: true — correct"},
+		// threads beyond the thread bound are created but never run, so
+		// main reaches its assertion after creating 10000
+		{[]string{"check", tasks + "many_threads.yml"}, exitFinding, "FALSE(unreach-call); expected: false — correct"},
+		// a task run raises the thread bound in stages: among 2 threads the
+		// violation is found at once, among 32 not in 10 s
+		{[]string{"check", tasks + "lock_mixup.yml", "--timeout", "10s"}, exitFinding, "FALSE(unreach-call); expected: false — correct"},
+		// scanf's result and values are inputs; a conversion not made
+		// leaves its object alone
+		{[]string{"check", tasks + "scanf_input.yml"}, exitFinding, "SV-COMP verdict: TRUE [unreach-call]; expected: true — correct"},
+		{[]string{"check", tasks + "scanf_input.yml"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
 		// the other outcome of a trylock: rf explores both, so the
 		// algorithms that explore one hand the program to rf
 		{[]string{"check", tasks + "trylock_may_fail.yml"}, exitFinding, "SV-COMP verdict: FALSE(unreach-call); expected: false — correct"},
@@ -246,4 +267,25 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestTaskScheduleReplays checks that the schedule of a task run's finding
+// replays with a plain mcr replay: the schedule file carries what the task
+// run turned on (failing locks), and a finding of an early thread-bound
+// stage replays under the default bound (the threads it froze simply run
+// after the violation).
+func TestTaskScheduleReplays(t *testing.T) {
+	for _, c := range []struct{ task, prog, want string }{
+		{"failed_lock.yml", "failed_lock.c", "data race: steps"},
+		{"lock_mixup.yml", "lock_mixup.c", "assertion `g == 0` failed"},
+	} {
+		sched := filepath.Join(t.TempDir(), "finding.json")
+		if code, out, _ := cli(t, "check", tasks+c.task, "--schedule-out", sched); code != exitFinding {
+			t.Fatalf("%s: exit %d, want a finding:\n%s", c.task, code, out)
+		}
+		code, out, errOut := cli(t, "replay", tasks+c.prog, "--schedule", sched)
+		if code != exitFinding || !strings.Contains(out, c.want) {
+			t.Errorf("replay of %s's finding: exit %d, want %d and %q:\n%s%s", c.task, code, exitFinding, c.want, out, errOut)
+		}
+	}
 }

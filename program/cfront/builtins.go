@@ -98,15 +98,21 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			return true
 		}
 		if x.nthreads >= x.p.maxThreads {
-			// Like the event bound: this thread stops here, the others go on.
-			x.cut(th, fmt.Sprintf("thread T%s reached the thread bound (%d threads; raise --max-threads)", shortName(th.name), x.p.maxThreads))
-			return true
+			// the new thread is frozen (threadbound.go)
+			id, ok := x.frozenCreate(th, st[n-3])
+			if !ok {
+				return true
+			}
+			return result(id)
 		}
 		child := x.p.Thread(program.ChildName(th.name, th.nforks))
 		x.stop(th, program.Fork, 0, 0, int64(child))
 		return true
 	case bJoin:
 		t := args[0]
+		if x.joinFrozen(th, t) {
+			return true
+		}
 		if t < 0 || int(t) >= len(x.threads) || x.threads[t] == nil {
 			x.fail(th, program.RuntimeError, "pthread_join of an unknown thread %d", t)
 			return true

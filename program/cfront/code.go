@@ -137,6 +137,9 @@ type function struct {
 	// pointer to the caller's result object (structret.go)
 	sret    bool
 	defined bool
+	// lib: a library function of libc.go; its code has no positions, its
+	// events take the position of the program's call (execution.pos)
+	lib bool
 	// exitHook: the thread-exit procedure that runs key destructors (tsd.go)
 	exitHook bool
 	pos      program.Pos

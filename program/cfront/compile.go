@@ -46,6 +46,12 @@ type compiler struct {
 	staticBytes int64
 	queued      map[*function]bool
 
+	// failingLocks: a pthread_mutex_lock whose result is used may fail
+	// (Options.FailingLocks, failinglock.go); discarded is the call whose
+	// result the expression statement being compiled drops
+	failingLocks bool
+	discarded    *cc.PostfixExpression
+
 	// per function
 	fn     *function
 	vars   map[*cc.Declarator]*local
@@ -170,7 +176,15 @@ func (c *compiler) compile() (p *Program, err error) {
 	for len(c.queue) > 0 {
 		fn := c.queue[0]
 		c.queue = c.queue[1:]
-		c.body(fn, c.fnDefs[fn.name])
+		fd := c.fnDefs[fn.name]
+		from := c.pc()
+		c.body(fn, fd)
+		if fd.Position().Filename == "<libc>" {
+			fn.lib = true
+			for i := from; i < c.pc(); i++ {
+				c.p.code[i].pos = program.Pos{}
+			}
+		}
 	}
 	c.threadLocals()
 	c.runInit(initFn)

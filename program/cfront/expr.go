@@ -581,6 +581,9 @@ func (c *compiler) call(x *cc.PostfixExpression) {
 			return
 		}
 		fn, ok := c.funcs[name]
+		if lib := c.funcs["__mcr_"+name]; (!ok || !fn.defined) && libcFuncs[name] && lib != nil && lib.defined {
+			fn, ok = lib, true // libc.go
+		}
 		if !ok || !fn.defined {
 			if why, ok := unsupportedCalls[name]; ok {
 				c.unsupported(x, "call to "+name+" ("+why+")")

@@ -84,7 +84,15 @@ const maxLoopMarks = 8
 var idleBuiltins = [numBuiltins]bool{bAssume: true, bVerifierAssert: true, bSelf: true, bAtomicLoad: true,
 	// locks: their events keep thread.lockSig, which an idle iteration must keep
 	bLock: true, bUnlock: true, bTryLock: true, bAtomicBegin: true, bAtomicEnd: true,
-	bGetSpecific: true, bFence: true, bNop: true}
+	bGetSpecific: true, bFence: true, bNop: true,
+	// an input (a nondet call, a timeout's or a failing lock's choice) is
+	// no effect either: the thread's next input is read, and if the
+	// iteration kept nothing of its value the state is the one before.
+	// Every run past it is a run without it, whose later inputs are the
+	// same ones shifted by one; the input exploration takes every value
+	// of each, so the runs in which the iteration's inputs lead out of
+	// the loop are explored from the first iteration on.
+	bNondet: true}
 
 // backEdge is called when th takes the backward jump at pc. It reports
 // whether the iteration that ended there was idle and left the state as

@@ -320,7 +320,7 @@ func (x *execution) run(th *thread) {
 				return
 			}
 		case opBuiltin:
-			if !idleBuiltins[in.a] && !(in.a == bNondet && in.flag&fTimed != 0) { // a timeout's choice is idle (timedwait.go)
+			if !idleBuiltins[in.a] {
 				th.effects++
 			}
 			if x.builtin(th, in) {

@@ -66,6 +66,10 @@ type Options struct {
 	// explored like __VERIFIER_nondet_int) and srand/srandom no-ops; off,
 	// a call of them ends its execution as unmodelled (issue 16).
 	RandInputs bool
+	// FailingLocks lets a pthread_mutex_lock whose result the program uses
+	// fail with EINVAL, a nondeterministic choice (failinglock.go); off, a
+	// lock always succeeds, as glibc's default mutex does.
+	FailingLocks bool
 	// StepLimit bounds the instructions a thread runs between two events
 	// (an execution that exceeds it ends as bounded); 0 means 50 million.
 	StepLimit int
@@ -168,6 +172,9 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 			{Name: "<predefined>", Value: cfg.Predefined},
 			{Name: "<builtin>", Value: cc.Builtin},
 			{Name: "<defines>", Value: defs.String()},
+			// before the program, so that its macros (SV-COMP's scull.c
+			// has #define char int) do not rewrite the library (libc.go)
+			{Name: "<libc>", Value: libcSource},
 			{Name: name, Value: src},
 			// cc/v4 loops forever when the translation unit ends right
 			// after some tokens (a lone "*"); a final declaration keeps it
@@ -196,6 +203,7 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	}
 	c := newCompiler(name, ast)
 	c.spurious, c.noSpinAwait, c.randInputs = opts.SpuriousWakeups, opts.NoSpinAwait, opts.RandInputs
+	c.failingLocks = opts.FailingLocks
 	p, err = c.compile()
 	if err != nil {
 		return nil, err

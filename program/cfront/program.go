@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"modernc.org/cc/v4"
 
@@ -29,7 +30,13 @@ type Program struct {
 	mainArgs   []int64   // argc, argv
 	maxEvents  int
 	maxThreads int // threads of one execution, main included
-	stepLimit  int // instructions a thread may run between two events
+	// boundHit, if not nil, is set when an execution creates a thread
+	// beyond maxThreads (WithMaxThreads, threadbound.go)
+	boundHit *atomic.Bool
+	// attempted is the most threads an execution tried to have, main
+	// included, counted where the bound was hit (ThreadsAttempted)
+	attempted *atomic.Int64
+	stepLimit int // instructions a thread may run between two events
 	// noIdleStop: run idle loop iterations on (Options.NoSpinAwait, idle.go)
 	noIdleStop bool
 	// stop, if not nil, is closed when the run is cancelled: executions
@@ -106,6 +113,32 @@ func (p *Program) Fresh() *Program {
 	q.threads = newThreadNames()
 	return &q
 }
+
+// MaxThreads is the thread bound of p's executions (Options.MaxThreads).
+func (p *Program) MaxThreads() int { return p.maxThreads }
+
+// WithMaxThreads returns a copy of p (Fresh) whose executions have the
+// thread bound n; ThreadBoundHit tells whether one of them reached it.
+func (p *Program) WithMaxThreads(n int) *Program {
+	q := p.Fresh()
+	q.maxThreads = n
+	q.boundHit, q.attempted = new(atomic.Bool), new(atomic.Int64)
+	return q
+}
+
+// ThreadsAttempted is the most threads, main included, that an execution
+// of a program made by WithMaxThreads tried to have when it reached the
+// bound (the creates beyond it counted); 0 if none reached it.
+func (p *Program) ThreadsAttempted() int {
+	if p.attempted == nil {
+		return 0
+	}
+	return int(p.attempted.Load())
+}
+
+// ThreadBoundHit reports whether an execution of a program made by
+// WithMaxThreads (or of its copies) created a thread beyond the bound.
+func (p *Program) ThreadBoundHit() bool { return p.boundHit != nil && p.boundHit.Load() }
 
 // Thread implements program.Program: it interns fork-tree names.
 func (p *Program) Thread(name string) program.ThreadID {

@@ -15,7 +15,10 @@ func (c *compiler) stmt(s *cc.Statement) {
 		c.compound(s.CompoundStatement)
 	case cc.StatementExpr:
 		if e := s.ExpressionStatement.ExpressionList; e != nil {
+			outer := c.discarded
+			c.discarded = discardedCall(e)
 			c.expr(e)
+			c.discarded = outer
 			c.emit(instr{op: opPop})
 		}
 	case cc.StatementSelection:
@@ -92,12 +95,23 @@ func (c *compiler) selection(s *cc.SelectionStatement) {
 		toEnd := c.emit(instr{op: opJmp})
 		c.patch(toDispatch)
 		w, signed := c.scalar(s, t)
+		// The temporary is dead once a case is chosen: it is cleared on the
+		// way out, so that a loop iteration that switched on an input and
+		// kept nothing leaves the state as it found it (idle.go).
+		clear := func() {
+			c.emit(instr{op: opPush})
+			c.emit(instr{op: opSetLocal, a: int32(tmp)})
+		}
 		for _, cs := range c.sw.cases {
 			c.emit(instr{op: opGetLocal, a: int32(tmp)})
 			c.emit(instr{op: opPush, k: conv(cs.val, w, signed)})
 			c.emit(instr{op: opEq})
-			c.emit(instr{op: opJnz, a: cs.pc})
+			next := c.emit(instr{op: opJz})
+			clear()
+			c.emit(instr{op: opJmp, a: cs.pc})
+			c.patch(next)
 		}
+		clear()
 		if c.sw.hasD {
 			c.emit(instr{op: opJmp, a: c.sw.deflt})
 		}

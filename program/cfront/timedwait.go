@@ -89,7 +89,7 @@ func (c *compiler) timed(x *cc.PostfixExpression, name string, wait, timeout fun
 	c.push(int64(c.str("timeout of " + name)))
 	// no position: the input is no nondet call's result, so it must not be
 	// placed in an SV-COMP witness as one (the call did not return 1)
-	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef | fTimed})
+	c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef})
 	jt := c.emit(instr{op: opJnz, pos: toPos(x)})
 	from := c.pc()
 	wait()

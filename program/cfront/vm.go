@@ -114,6 +114,9 @@ type thread struct {
 	// copyUndef: the last load of an aggregate copy read indeterminate
 	// bytes, which its store copies as such (fCopy, undef.go)
 	copyUndef bool
+	// frozenDst is where its last create beyond the thread bound stored the
+	// pthread_t (threadbound.go)
+	frozenDst int64
 	tls       map[int32]int64 // its copies of thread-local statics (tls.go)
 	specific  map[int64]int64 // its thread-specific data: key -> value (tsd.go)
 	dtors     dtorState       // its key destructors' progress at exit (tsd.go)
@@ -161,6 +164,8 @@ type execution struct {
 	pub publications
 	// nthreads counts the threads created, main included (the thread bound)
 	nthreads int
+	// nfrozen counts the threads created beyond the bound (threadbound.go)
+	nfrozen int
 	// nsteps counts Steps, to poll stop every so often
 	nsteps uint32
 	cancel <-chan struct{} // Program.StopWhen's channel at Start
@@ -394,7 +399,7 @@ func (x *execution) fail(th *thread, kind program.OutcomeKind, format string, ar
 	}
 	out := program.Outcome{Kind: kind, Thread: th.id, Message: fmt.Sprintf(format, args...)}
 	if int(th.pc) < len(x.p.code) {
-		out.Pos = x.p.code[th.pc].pos
+		out.Pos = x.pos(th)
 	}
 	if kind == program.Bounded || x.imaging {
 		x.over = true
@@ -732,7 +737,7 @@ func (x *execution) pop(th *thread) int64 {
 func (x *execution) cut(th *thread, why string) {
 	th.stuck = true
 	if x.bounded == nil {
-		x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos, Message: why}
+		x.bounded = &program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.pos(th), Message: why}
 	}
 }
 
@@ -745,7 +750,7 @@ func (x *execution) cancelled(th *thread) bool {
 		return false
 	}
 	x.over = true
-	x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.p.code[th.pc].pos,
+	x.outcome = program.Outcome{Kind: program.Bounded, Thread: th.id, Pos: x.pos(th),
 		Message: "the run was stopped (timeout or interrupt) during this execution"}
 	return true
 }
@@ -756,5 +761,5 @@ func (x *execution) stop(th *thread, kind program.Kind, flags program.Flags, loc
 		x.cut(th, fmt.Sprintf("thread T%s reached the event bound (%d)", th.name, x.p.maxEvents))
 		return
 	}
-	th.pend = program.Event{Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: x.p.code[th.pc].pos}
+	th.pend = program.Event{Thread: th.id, Index: th.nevents, Kind: kind, Flags: flags, Loc: loc, Value: val, Pos: x.pos(th)}
 }

@@ -1,0 +1,154 @@
+package cfront
+
+import "mcr/program"
+
+// This file holds the C library functions mcr runs as C code: <string.h>'s
+// mem* and str* functions, atoi/atol and abs/labs/llabs. They are written
+// in C below (libcSource, one more source of every translation unit, before
+// the program, whose macros must not rewrite it) under the names __mcr_NAME, and a call of NAME that the
+// program does not define calls __mcr_NAME instead (compiler.call); a
+// program's own definition of NAME wins. Running them as C gives them the
+// semantics of every other access: each byte they read or write of shared
+// memory is an event (a byte-wise memcpy, as a simple libc's; races on
+// the bytes are races), an access outside an object is the program's
+// runtime error, and their loops are bounded like the program's.
+//
+// Their code has no positions: an event or error inside them is placed at
+// the program's call (execution.pos), where a report, a replay and a
+// witness can show it.
+//
+// Only functions whose result is fully determined by memory are here;
+// formatted I/O (sscanf, sprintf) and locale-dependent ones are not.
+
+// pos is the source position of th's current instruction; inside a
+// library function, whose code has none, the position of the call that
+// entered the library from the program.
+func (x *execution) pos(th *thread) program.Pos {
+	p := x.p.code[th.pc].pos
+	for i := len(th.frames) - 1; p.Line == 0 && i > 0 && th.frames[i].fn.lib; i-- {
+		p = x.p.code[th.frames[i].retPC-1].pos
+	}
+	return p
+}
+
+// libcFuncs are the library functions libcSource defines (as __mcr_NAME).
+var libcFuncs = map[string]bool{
+	"memset": true, "memcpy": true, "memmove": true, "memcmp": true, "memchr": true, "bzero": true,
+	"strlen": true, "strnlen": true, "strcpy": true, "strncpy": true, "strcat": true, "strncat": true,
+	"strcmp": true, "strncmp": true, "strchr": true, "strrchr": true, "strstr": true,
+	"atoi": true, "atol": true, "atoll": true, "abs": true, "labs": true, "llabs": true,
+}
+
+const libcSource = `
+typedef unsigned long __mcr_size_t;
+void *__mcr_memset(void *s, int c, __mcr_size_t n) {
+	unsigned char *p = s;
+	for (__mcr_size_t i = 0; i < n; i++) p[i] = (unsigned char)c;
+	return s;
+}
+void __mcr_bzero(void *s, __mcr_size_t n) { __mcr_memset(s, 0, n); }
+void *__mcr_memcpy(void *d, const void *s, __mcr_size_t n) {
+	unsigned char *q = d;
+	const unsigned char *p = s;
+	for (__mcr_size_t i = 0; i < n; i++) q[i] = p[i];
+	return d;
+}
+void *__mcr_memmove(void *d, const void *s, __mcr_size_t n) {
+	unsigned char *q = d;
+	const unsigned char *p = s;
+	if ((unsigned long)q < (unsigned long)p)
+		for (__mcr_size_t i = 0; i < n; i++) q[i] = p[i];
+	else
+		for (__mcr_size_t i = n; i > 0; i--) q[i-1] = p[i-1];
+	return d;
+}
+int __mcr_memcmp(const void *a, const void *b, __mcr_size_t n) {
+	const unsigned char *p = a, *q = b;
+	for (__mcr_size_t i = 0; i < n; i++)
+		if (p[i] != q[i]) return p[i] < q[i] ? -1 : 1;
+	return 0;
+}
+void *__mcr_memchr(const void *s, int c, __mcr_size_t n) {
+	const unsigned char *p = s;
+	for (__mcr_size_t i = 0; i < n; i++)
+		if (p[i] == (unsigned char)c) return (void *)(p + i);
+	return 0;
+}
+__mcr_size_t __mcr_strlen(const char *s) {
+	__mcr_size_t n = 0;
+	while (s[n]) n++;
+	return n;
+}
+__mcr_size_t __mcr_strnlen(const char *s, __mcr_size_t max) {
+	__mcr_size_t n = 0;
+	while (n < max && s[n]) n++;
+	return n;
+}
+char *__mcr_strcpy(char *d, const char *s) {
+	__mcr_size_t i = 0;
+	while ((d[i] = s[i]) != 0) i++;
+	return d;
+}
+char *__mcr_strncpy(char *d, const char *s, __mcr_size_t n) {
+	__mcr_size_t i = 0;
+	for (; i < n && s[i]; i++) d[i] = s[i];
+	for (; i < n; i++) d[i] = 0;
+	return d;
+}
+char *__mcr_strcat(char *d, const char *s) {
+	__mcr_strcpy(d + __mcr_strlen(d), s);
+	return d;
+}
+char *__mcr_strncat(char *d, const char *s, __mcr_size_t n) {
+	char *e = d + __mcr_strlen(d);
+	__mcr_size_t i = 0;
+	for (; i < n && s[i]; i++) e[i] = s[i];
+	e[i] = 0;
+	return d;
+}
+int __mcr_strcmp(const char *a, const char *b) {
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+	while (*p && *p == *q) p++, q++;
+	return *p < *q ? -1 : *p > *q;
+}
+int __mcr_strncmp(const char *a, const char *b, __mcr_size_t n) {
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+	for (__mcr_size_t i = 0; i < n; i++) {
+		if (p[i] != q[i]) return p[i] < q[i] ? -1 : 1;
+		if (!p[i]) return 0;
+	}
+	return 0;
+}
+char *__mcr_strchr(const char *s, int c) {
+	for (;; s++) {
+		if (*s == (char)c) return (char *)s;
+		if (!*s) return 0;
+	}
+}
+char *__mcr_strrchr(const char *s, int c) {
+	const char *r = 0;
+	for (;; s++) {
+		if (*s == (char)c) r = s;
+		if (!*s) return (char *)r;
+	}
+}
+char *__mcr_strstr(const char *h, const char *n) {
+	__mcr_size_t k = __mcr_strlen(n);
+	for (; *h; h++)
+		if (__mcr_strncmp(h, n, k) == 0) return (char *)h;
+	return k == 0 ? (char *)h : 0;
+}
+long long __mcr_atoll(const char *s) {
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r')) s++;
+	int neg = *s == '-';
+	if (*s == '-' || *s == '+') s++;
+	long long v = 0;
+	while (*s >= '0' && *s <= '9') v = v * 10 - (*s++ - '0');
+	return neg ? v : -v;
+}
+long __mcr_atol(const char *s) { return __mcr_atoll(s); }
+int __mcr_atoi(const char *s) { return (int)__mcr_atoll(s); }
+int __mcr_abs(int x) { return x < 0 ? -x : x; }
+long __mcr_labs(long x) { return x < 0 ? -x : x; }
+long long __mcr_llabs(long long x) { return x < 0 ? -x : x; }
+`
