@@ -223,6 +223,9 @@ func (c *compiler) runInit(initFn *function) {
 }
 
 func (c *compiler) emit(in instr) int32 {
+	if in.op == opBuiltin && in.a == bTryLock {
+		c.p.hasTrylock = true
+	}
 	c.p.code = append(c.p.code, in)
 	return int32(len(c.p.code) - 1)
 }

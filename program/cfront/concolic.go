@@ -54,6 +54,12 @@ type nondetSpec struct {
 // HasInputs implements program.InputProgram.
 func (p *Program) HasInputs() bool { return p.hasInputs }
 
+// HasTrylock reports whether p's code has a trylock (pthread_mutex_trylock,
+// pthread_spin_trylock, a timed lock's attempt), reached or not: the
+// explorers that explore one outcome of a trylock hand such a program to
+// rf (cmd/mcr), and are better not started on it.
+func (p *Program) HasTrylock() bool { return p.hasTrylock }
+
 // WithInputs implements program.InputProgram: a copy of p (sharing its
 // code and thread identities) whose executions read the given inputs.
 func (p *Program) WithInputs(in []program.InputValue) program.Program {

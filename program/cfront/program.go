@@ -49,6 +49,8 @@ type Program struct {
 
 	// hasInputs: the program calls __VERIFIER_nondet_* (concolic.go)
 	hasInputs bool
+	// hasTrylock: its code has a trylock (HasTrylock)
+	hasTrylock bool
 	// inputs is the input vector its executions read (WithInputs)
 	inputs map[program.InputID]int64
 	// undefInputs: an uninitialised integer local starts as an input
