@@ -86,18 +86,24 @@ func exploreInputs(ctx context.Context, algo *explore.Algorithm, p *cfront.Progr
 	var res *explore.Result
 	if !explore.HasInputs(p) {
 		if p.HasTrylock() && oneTrylockOutcome(algo, cfg) {
-			// Not started: it would end at its first trylock anyway,
-			// after its first execution, which can take the whole
-			// --timeout (goblint 04-mutex_35: 100,000-event bounded
-			// executions stepped in place, the race never reported).
-			res = &explore.Result{Stats: explore.Stats{Stopped: explore.TrylocksNotExplored}}
-		} else {
-			res = algo.Explore(ctx, p, opts, cfg)
-		}
-		if r, err := trylocksWithRF(ctx, algo, p, opts, cfg, res); err != nil {
-			return nil, p, err
-		} else if r != nil {
+			// algo is not started: it would end at its first trylock
+			// anyway, after its first execution, which can take the
+			// whole --timeout (goblint 04-mutex_35: 100,000-event
+			// bounded executions stepped in place, the race never
+			// reported).
+			r, err := exploreWithRF(ctx, p, opts, cfg)
+			if err != nil {
+				return nil, p, err
+			}
 			res = r
+		}
+		if res == nil {
+			res = algo.Explore(ctx, p, opts, cfg)
+			if r, err := trylocksWithRF(ctx, algo, p, opts, cfg, res); err != nil {
+				return nil, p, err
+			} else if r != nil {
+				res = r
+			}
 		}
 	} else {
 		r, err := exploreConcolic(ctx, algo, p, opts, cfg, f, "")
@@ -129,6 +135,17 @@ func trylocksWithRF(ctx context.Context, algo *explore.Algorithm, p program.Prog
 	if algo.Name == "rf" || algo.Name == "dfs" || ctx.Err() != nil || !strings.Contains(res.Stats.Stopped, explore.TrylocksNotExplored) {
 		return nil, nil
 	}
+	r, err := exploreWithRF(ctx, p, opts, cfg)
+	if r != nil {
+		addFirstSearch(r, res)
+	}
+	return r, err
+}
+
+// exploreWithRF explores p with rf under cfg's memory model for its
+// trylocks, counted as trylocks_explored_with_rf; nil when rf does not
+// take cfg.
+func exploreWithRF(ctx context.Context, p program.Program, opts explore.Options, cfg explore.Config) (*explore.Result, error) {
 	rf, err := registry.Lookup("rf")
 	if err != nil {
 		return nil, err
@@ -139,7 +156,6 @@ func trylocksWithRF(ctx context.Context, algo *explore.Algorithm, p program.Prog
 		return nil, nil
 	}
 	r := rf.Explore(ctx, p, opts, c)
-	addFirstSearch(r, res)
 	if r.Stats.Extra == nil {
 		r.Stats.Extra = map[string]float64{}
 	}
