@@ -444,13 +444,7 @@ func (c *Context) NewSolver() (*Solver, error) {
 	if c.z == nil {
 		return nil, ErrClosed
 	}
-	z, err := c.newZ3Solver("NewSolver", C.MCR_IDL, math.MaxUint32, 0)
-	if err != nil {
-		return nil, err
-	}
-	s := &Solver{c: c, z: z, idl: true, timeout: math.MaxUint32}
-	c.solvers[s] = struct{}{}
-	return s, nil
+	return c.addSolver("NewSolver", C.MCR_IDL, true, false)
 }
 
 // NewDLSolver creates an empty solver for order constraints alone (no bit-vector terms: Assert refuses
@@ -465,11 +459,18 @@ func (c *Context) NewDLSolver() (*Solver, error) {
 	if c.z == nil {
 		return nil, ErrClosed
 	}
-	z, err := c.newZ3Solver("NewDLSolver", C.MCR_DL, math.MaxUint32, 0)
+	return c.addSolver("NewDLSolver", C.MCR_DL, false, true)
+}
+
+// addSolver makes a Z3 solver of the given kind with no timeout for op,
+// marked idl (QF_IDL until bit-vectors come) or dl (NewDLSolver), and
+// registers it for Close.
+func (c *Context) addSolver(op string, kind C.int, idl, dl bool) (*Solver, error) {
+	z, err := c.newZ3Solver(op, kind, math.MaxUint32, 0)
 	if err != nil {
 		return nil, err
 	}
-	s := &Solver{c: c, z: z, dl: true, timeout: math.MaxUint32}
+	s := &Solver{c: c, z: z, idl: idl, dl: dl, timeout: math.MaxUint32}
 	c.solvers[s] = struct{}{}
 	return s, nil
 }
