@@ -141,11 +141,13 @@ func RelaxedDecider(m program.MemoryModel) program.Decider {
 
 // relaxedTrace is σ̃ with what the algorithm asks of it.
 type relaxedTrace struct {
-	tr    *program.Trace
-	pos   map[program.EventID]int32 // trace position of each thread event
-	src   map[program.EventID]int32 // reads and acquires: source position, -1 init
-	fork  map[program.ThreadID]program.EventID
-	ended map[program.ThreadID]program.EventID // the End of each thread
+	tr     *program.Trace
+	pos    map[program.EventID]int32 // trace position of each thread event
+	src    map[program.EventID]int32 // reads and acquires: source position, -1 init
+	fork   map[program.ThreadID]program.EventID
+	ended  map[program.ThreadID]program.EventID // the End of each thread
+	vis    *visIndex                            // causal clocks for hiddenFilter, built on first use (rfsmc_relaxed_visible.go)
+	visOff bool                                 // the trace is too large for them
 }
 
 // call is RF-SMC(τ, RF, σ, mrk); it returns true when the search stops.
@@ -214,7 +216,16 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 		if set == nil {
 			continue // cannot happen: τ's reads were set up by an ancestor
 		}
-		for _, w := range t.mutations(r, inExt[r], isNew) { // lines 9-11
+		cands := t.mutations(r, inExt[r], isNew) // lines 9-11
+		var hidden func(int32) bool
+		if len(cands) > 0 {
+			hidden = t.hiddenFilter(r) // rfsmc_relaxed_visible.go
+		}
+		for _, w := range cands {
+			if hidden != nil && hidden(w) {
+				s.rec.Extra("hidden_sources", 1)
+				continue
+			}
 			if s.propose(t, tauT, order, r, w, mrk, set) {
 				return true
 			}
@@ -265,14 +276,23 @@ func (s *relaxedSMC) call(tau []program.EventID, sigma program.Schedule, mrk map
 // propose builds the mutation "r reads from w" (lines 12-21; w is a trace
 // position, -1 for init) and adds it to set if it is new and realizable.
 func (s *relaxedSMC) propose(t *relaxedTrace, tauT []program.EventID, order map[program.EventID]int, r program.EventID, w int32, mrk map[program.EventID]bool, set *relaxedSet) bool {
-	// line 13: the causal past of w after r in τ̃ (P without r's own source)
-	past := map[program.EventID]bool{}
+	// line 13: the causal past of w after r in τ̃ (P without r's own
+	// source). Leaving out r's source edge changes the past only below r,
+	// and a past holding r ends the proposal, so w's clock serves.
+	inPast := func(program.EventID) bool { return false }
 	wid, val := program.InitID, t.tr.InitValue(t.tr.Events[t.pos[r]].Loc)
 	if w >= 0 {
 		wid, val = t.tr.Events[w].ID(), t.tr.Events[w].Value
-		t.causalPast(wid, r, past)
+		if v := t.visibility(); v != nil {
+			c := v.vc[w]
+			inPast = func(e program.EventID) bool { return c[v.slot[e.Thread]] >= e.Index }
+		} else {
+			past := map[program.EventID]bool{}
+			t.causalPast(wid, r, past)
+			inPast = func(e program.EventID) bool { return past[e] }
+		}
 	}
-	if past[r] {
+	if inPast(r) {
 		// w needs r (a later write of r's thread, r's own write half, the
 		// write of an RMW that reads r's): no witness, nothing to ask;
 		// the RMW case is the reversal rule's (reverse)
@@ -280,7 +300,7 @@ func (s *relaxedSMC) propose(t *relaxedTrace, tauT []program.EventID, order map[
 	}
 	var causesAfter []program.EventID
 	for _, e := range tauT[order[r]+1:] {
-		if past[e] {
+		if inPast(e) {
 			causesAfter = append(causesAfter, e)
 		}
 	}

@@ -4,7 +4,10 @@
 // flag sees the data; under PSO (one buffer per location) the flag's write can
 // be flushed first (004_fe58e94b2666f77b.txt Section 2.1). With -DFENCE, an
 // atomic_thread_fence(memory_order_seq_cst) between the two stores drains the
-// data first: clean under all three models.
+// data first: clean under all three models. With -DREREAD the writer reads
+// its data back before the flag: it forwards 42 from its own buffer, which
+// says nothing about memory, so PSO's violation stays (a source filter that
+// took a thread's read of its own write for a drained write lost it).
 #include <pthread.h>
 #include <stdatomic.h>
 #include <assert.h>
@@ -13,6 +16,10 @@ atomic_int data, flag;
 
 void *writer(void *arg) {
 	atomic_store_explicit(&data, 42, memory_order_relaxed);
+#ifdef REREAD
+	if (atomic_load_explicit(&data, memory_order_relaxed) != 42)
+		return 0;
+#endif
 #ifdef FENCE
 	atomic_thread_fence(memory_order_seq_cst);
 #endif
