@@ -313,7 +313,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 			if s.cfg.PredictNull && r.Kind == program.Read && r.Is(program.Deref) && q.value(group) == 0 {
 				pred = &rvfPred{threads: tr.Threads, read: r.ID(), f: explore.Finding{Kind: explore.KindNullDereference, Schedule: w,
 					Message:   "predicted: the dereferenced pointer " + tr.LocName(r.Loc) + " can be NULL",
-					Locations: []explore.Location{{File: tr.File, Line: r.Pos.Line, Col: r.Pos.Col}}}}
+					Locations: []explore.Location{explore.LocationOf(tr, r.Pos)}}}
 			}
 			var learn contLearn
 			if pred == nil {

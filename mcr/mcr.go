@@ -526,7 +526,7 @@ func (e *explorer) checkFixed(n *node) {
 
 func loc(tr *program.Trace, i int32) explore.Location {
 	p := tr.Events[i].Pos
-	return explore.Location{File: tr.File, Line: p.Line, Col: p.Col}
+	return explore.LocationOf(tr, p)
 }
 
 func sortedLocations(a, b explore.Location) []explore.Location {

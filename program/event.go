@@ -13,7 +13,10 @@
 // other mcr packages.
 package program
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Kind is the kind of an event.
 type Kind uint8
@@ -165,6 +168,49 @@ func (id EventID) Flushed() EventID { return EventID{id.Thread, ^id.Index} }
 // Pos is a source position: Line and Col are 1-based, 0 when unknown.
 type Pos struct {
 	Line, Col int32
+	// File names the source file (FileName) when the front end knows it:
+	// a header's code has its own; 0 means the trace's File.
+	File int32
+}
+
+// files interns source file names for Pos.File, process-wide: positions
+// are made at compile time, a few hundred names at most.
+var files struct {
+	sync.Mutex
+	names []string
+	index map[string]int32
+}
+
+// FileIndex returns the Pos.File of source file name (0 for "").
+func FileIndex(name string) int32 {
+	if name == "" {
+		return 0
+	}
+	files.Lock()
+	defer files.Unlock()
+	if i, ok := files.index[name]; ok {
+		return i
+	}
+	if files.index == nil {
+		files.index = map[string]int32{}
+	}
+	files.names = append(files.names, name)
+	i := int32(len(files.names))
+	files.index[name] = i
+	return i
+}
+
+// FileName returns the source file name of Pos.File i ("" for 0).
+func FileName(i int32) string {
+	if i <= 0 {
+		return ""
+	}
+	files.Lock()
+	defer files.Unlock()
+	if int(i) > len(files.names) {
+		return ""
+	}
+	return files.names[i-1]
 }
 
 func (p Pos) String() string {

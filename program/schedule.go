@@ -119,6 +119,9 @@ type EventJSON struct {
 	Arg     int64  `json:"arg,omitempty"`   // the value a compare-and-swap expected
 	Line    int32  `json:"line,omitempty"`
 	Col     int32  `json:"col,omitempty"`
+	// SrcFile is the file of Line and Col when it is not the trace's File
+	// (a header).
+	SrcFile string `json:"src_file,omitempty"`
 }
 
 // JSON converts t to its JSON form.
@@ -132,6 +135,9 @@ func (t *Trace) JSON() *TraceJSON {
 		j := EventJSON{Thread: t.Threads[e.Thread].Name, Index: e.Index, Kind: e.Kind.String(), Value: e.Value,
 			Atomic: e.Is(Atomic), RMW: e.Is(RMW), RMWW: e.Is(RMWWrite), Deref: e.Is(Deref), CAS: e.Is(CAS),
 			Arg: e.Arg, Line: e.Pos.Line, Col: e.Pos.Col}
+		if f := t.FileOf(e.Pos); f != t.File {
+			j.SrcFile = f
+		}
 		if e.Kind.IsAccess() || e.Kind.IsLock() {
 			j.Loc, j.LocName = e.Loc, t.LocName(e.Loc)
 		}

@@ -38,6 +38,23 @@ type Trace struct {
 	Model MemoryModel
 }
 
+// FileOf is the source file of position p: its own (a header) or t.File.
+func (t *Trace) FileOf(p Pos) string {
+	if f := FileName(p.File); f != "" {
+		return f
+	}
+	return t.File
+}
+
+// PosText is p for humans in a listing of t's events: "line:col" in
+// t.File, "file:line:col" in another file (a header).
+func (t *Trace) PosText(p Pos) string {
+	if f := t.FileOf(p); f != t.File && p.Line > 0 {
+		return f + ":" + p.String()
+	}
+	return p.String()
+}
+
 // LocName names location l for humans.
 func (t *Trace) LocName(l Loc) string {
 	if t.LocNames != nil {

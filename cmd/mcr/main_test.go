@@ -24,6 +24,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"check", td + "lost_update.c", "--keep-going"}, exitFinding, "assertion `x == 2` failed"},
 		{[]string{"check", td + "lock_order_deadlock.c"}, exitFinding, "deadlock"},
 		{[]string{"check", td + "null_deref.c", "--keep-going"}, exitFinding, "null-dereference"},
+		// a race in an included header is located there, not in the checked file
+		{[]string{"check", td + "header_race.c", "--keep-going"}, exitFinding, "at " + td + "include/counter.h:11:13\n"},
+		{[]string{"check", td + "header_race.c", "--keep-going"}, exitFinding, "counter.h:12:2\n"},
 		{[]string{"check", td + "spin.c", "--max-events", "20", "--no-spin-await"}, exitIncomplete, "incomplete"},
 		{[]string{"check", td + "spin.c"}, exitOK, "no finding (search complete)"}, // the spin loop is an await
 		{[]string{"check", "no-such-file.c"}, exitBadInput, "no-such-file.c"},

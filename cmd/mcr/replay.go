@@ -90,7 +90,7 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			}
 			printInterleaving(out, tr, n)
 			for _, f := range failures {
-				fmt.Fprintf(out, "outcome: %s: %s at line %s\n", f.Kind, f.Message, f.Pos)
+				fmt.Fprintf(out, "outcome: %s: %s at %s\n", f.Kind, f.Message, posText(tr, f.Pos))
 			}
 			if outcome.Kind == program.Deadlock {
 				fmt.Fprintf(out, "outcome: %s: %s\n", outcome.Kind, outcome.Message)

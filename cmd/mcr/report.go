@@ -92,7 +92,7 @@ func printInterleaving(w io.Writer, tr *program.Trace, n int) {
 	}
 	for i := 0; i < n; i++ {
 		e := &tr.Events[i]
-		line := fmt.Sprintf("    %4d  %-8s %-40s line %s", i+1, tr.ThreadName(e.Thread), eventText(tr, i), e.Pos)
+		line := fmt.Sprintf("    %4d  %-8s %-40s %s", i+1, tr.ThreadName(e.Thread), eventText(tr, i), posText(tr, e.Pos))
 		if e.Kind == program.Read {
 			if rf[i] < 0 {
 				line += "  (reads the initial value)"
@@ -114,4 +114,13 @@ func eventText(tr *program.Trace, i int) string {
 		}
 	}
 	return d
+}
+
+// posText is where an event of tr comes from in a listing: "line 4:3" in
+// the checked file, "inc.h:4:3" in a header it includes.
+func posText(tr *program.Trace, p program.Pos) string {
+	if t := tr.PosText(p); t != p.String() {
+		return t
+	}
+	return "line " + p.String()
 }

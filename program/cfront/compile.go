@@ -116,7 +116,7 @@ func toPos(n cc.Node) program.Pos {
 		return program.Pos{}
 	}
 	p := n.Position()
-	return program.Pos{Line: int32(p.Line), Col: int32(p.Column)}
+	return program.Pos{Line: int32(p.Line), Col: int32(p.Column), File: program.FileIndex(p.Filename)}
 }
 
 func (c *compiler) compile() (p *Program, err error) {

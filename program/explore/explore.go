@@ -60,6 +60,12 @@ type Location struct {
 
 func (l Location) String() string { return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col) }
 
+// LocationOf is position p of tr's program as a Location: in its own file
+// (a header) or tr.File.
+func LocationOf(tr *program.Trace, p program.Pos) Location {
+	return Location{File: tr.FileOf(p), Line: p.Line, Col: p.Col}
+}
+
 // Finding is one reported problem with a schedule that reproduces it: for
 // violations the whole execution, for a race the prefix that ends with the
 // two racing accesses adjacent.

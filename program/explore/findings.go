@@ -22,7 +22,7 @@ func ExecutionFindings(x program.Execution) []Finding {
 	for _, v := range program.Failures(x) {
 		f := Finding{Kind: v.Kind.String(), Message: v.Message, Schedule: sched[:v.Events:v.Events]}
 		if v.Pos.Line > 0 {
-			f.Locations = []Location{{File: tr.File, Line: v.Pos.Line, Col: v.Pos.Col}}
+			f.Locations = []Location{LocationOf(tr, v.Pos)}
 		}
 		fs = append(fs, f)
 	}
@@ -36,10 +36,9 @@ func ExecutionFindings(x program.Execution) []Finding {
 // deadlocked execution wait.
 func waitingAt(x program.Execution) []Location {
 	var out []Location
-	file := x.Trace().File
 	for t := 0; t < x.Threads(); t++ {
 		if e, st := x.Pending(program.ThreadID(t)); st == program.Waiting {
-			out = append(out, Location{File: file, Line: e.Pos.Line, Col: e.Pos.Col})
+			out = append(out, LocationOf(x.Trace(), e.Pos))
 		}
 	}
 	SortLocations(out)
@@ -54,7 +53,7 @@ func RaceFinding(tr *program.Trace, a, b *program.Event, schedule program.Schedu
 	f := Finding{Kind: KindRace, Schedule: schedule,
 		Message: "data race on " + tr.LocName(a.Loc) + " between " + tr.ThreadName(a.Thread) + " (" + a.Kind.String() + ") and " +
 			tr.ThreadName(b.Thread) + " (" + b.Kind.String() + ")",
-		Locations: []Location{{File: tr.File, Line: a.Pos.Line, Col: a.Pos.Col}, {File: tr.File, Line: b.Pos.Line, Col: b.Pos.Col}}}
+		Locations: []Location{LocationOf(tr, a.Pos), LocationOf(tr, b.Pos)}}
 	SortLocations(f.Locations)
 	return f
 }

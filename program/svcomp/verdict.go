@@ -142,7 +142,7 @@ func violation(x program.Execution, f *explore.Finding) (*explore.Location, erro
 	case explore.KindAssertion:
 		for _, v := range program.Failures(x) {
 			if v.Kind == program.AssertionFailure && v.Message == f.Message {
-				return &explore.Location{File: tr.File, Line: v.Pos.Line, Col: v.Pos.Col}, nil
+				return ptr(explore.LocationOf(tr, v.Pos)), nil
 			}
 		}
 		_, out := x.Done()
@@ -162,7 +162,7 @@ func violation(x program.Execution, f *explore.Finding) (*explore.Location, erro
 			return nil, fmt.Errorf("the racing accesses do not run back to back")
 		}
 		pos := tr.Events[b].Pos
-		return &explore.Location{File: tr.File, Line: pos.Line, Col: pos.Col}, nil
+		return ptr(explore.LocationOf(tr, pos)), nil
 	}
 	return nil, fmt.Errorf("no verdict rests on a %s finding", f.Kind)
 }
@@ -224,3 +224,5 @@ func cConst(v *sym.Var, n int64) string {
 	}
 	return strconv.FormatInt(n, 10)
 }
+
+func ptr(l explore.Location) *explore.Location { return &l }
