@@ -92,6 +92,11 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", tasks + "atomic_interrupted.yml"}, exitFinding, "[unreach-call]; expected: true — unknown"},
 		{[]string{"check", tasks + "atomic_interrupted.yml", "--algo", "dfs"}, exitFinding, "[unreach-call]; expected: true — unknown"},
 		{[]string{"check", tasks + "atomic_interrupted.yml"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
+		// a function declared and never defined runs one of its
+		// behaviours: the race it allows is found (it ended the execution,
+		// UNKNOWN), and no search is complete
+		{[]string{"check", tasks + "extern_getter.yml"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
+		{[]string{"check", tasks + "extern_getter.yml"}, exitFinding, "call to current_account, which has no definition: taken as a function that returns without side effects, returning the same object every time; its other behaviours are not explored (line 23)) [unreach-call]; expected: true — unknown"},
 		// an incomplete search is UNKNOWN, never TRUE
 		{[]string{"check", tasks + "locked_counter.yml", "--max-events", "3", "--property", "unreach-call"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (search incomplete: bounded executions"},
 		// a plain C file with --property: a file or a name
