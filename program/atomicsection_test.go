@@ -32,3 +32,40 @@ func TestAtomicBreach(t *testing.T) {
 		}
 	}
 }
+
+// TestAtomicReorder checks the search for a run with whole atomic
+// sections in which the failing thread does what it did.
+func TestAtomicReorder(t *testing.T) {
+	const x, y = Loc(8), Loc(16)
+	ev := func(th ThreadID, i int32, k Kind, l Loc) Event { return Event{Thread: th, Index: i, Kind: k, Loc: l} }
+	cases := []struct {
+		name   string
+		evs    []Event
+		failed ThreadID
+		want   bool
+	}{
+		// T1's read in its section reads T2's write: no run has it
+		{"the failure reads the interleaved write", []Event{
+			ev(1, 0, Acquire, AtomicSection), ev(1, 1, Write, x), ev(2, 0, Write, x), ev(1, 2, Read, x)}, 1, false},
+		// T2 writes y, then reads T1's x: T1's read of y needs only
+		// T2's write, which can run before the section
+		{"the interleaved read is not needed", []Event{
+			ev(1, 0, Acquire, AtomicSection), ev(1, 1, Write, x), ev(2, 0, Write, y), ev(2, 1, Read, x), ev(1, 2, Read, y),
+			ev(1, 3, Release, AtomicSection)}, 1, true},
+		// the same, but T2 fails: it needs its read of x after T1's
+		// write, and T1's read of y after its own write of y
+		{"both needed", []Event{
+			ev(1, 0, Acquire, AtomicSection), ev(1, 1, Write, x), ev(2, 0, Write, y), ev(2, 1, Read, x), ev(1, 2, Read, y),
+			ev(1, 3, Release, AtomicSection)}, 2, true},
+		{"a third thread's failure needs none of it", []Event{
+			ev(1, 0, Acquire, AtomicSection), ev(1, 1, Write, x), ev(2, 0, Write, x), ev(1, 2, Read, x), ev(3, 0, Read, y)}, 3, true},
+		// a lock held by T2 when T1 failed to take it
+		{"a failed trylock needs the holder", []Event{
+			ev(2, 0, Acquire, y), ev(1, 0, LockFail, y), ev(1, 1, Write, x)}, 1, true},
+	}
+	for _, c := range cases {
+		if got := AtomicReorder(c.evs, c.failed); got != c.want {
+			t.Errorf("%s: AtomicReorder = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

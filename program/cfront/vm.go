@@ -411,8 +411,11 @@ func (x *execution) fail(th *thread, kind program.OutcomeKind, format string, ar
 		// SV-COMP's atomic sections run without interruption; the lock
 		// that models them does not stop other threads' plain accesses
 		// (program.AtomicBreach). A failure that needs one inside a
-		// section is not reported, and the search is not complete.
-		if why := program.AtomicBreach(x.Trace(), x.trace.Events); why != "" {
+		// section (no reordering of the run runs the sections whole:
+		// program.AtomicReorder) is not reported, and the search is not
+		// complete.
+		why := program.AtomicBreach(x.Trace(), x.trace.Events)
+		if why != "" && !program.AtomicReorder(x.trace.Events, th.id) {
 			x.noteUnmodelled(fmt.Sprintf("the assertion failure at line %d needs %s, and SV-COMP runs a section without interruption (not reported)", out.Pos.Line, why))
 			return
 		}
