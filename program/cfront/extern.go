@@ -2,11 +2,14 @@ package cfront
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
 	"modernc.org/cc/v4"
+
+	"mcr/program"
 )
 
 // This file gives a function the program declares but never defines (an
@@ -15,8 +18,8 @@ import (
 // effects, an integer result is an input (concolic, like
 // __VERIFIER_nondet_int), a pointer result is the address of the one
 // global whose type is its pointee struct (the program's only object the
-// function can name) or else of an object of its own, the same at every
-// call, and an argument that names a function without parameters is
+// function can name) or of one of two objects of its own, chosen at each
+// call by inputs (two calls return the same object or not), and an argument that names a function without parameters is
 // called once, as a callback. Every other behaviour (side effects on
 // globals, other pointers, more or no callback calls, not returning) is
 // not explored, so an execution that calls one is Unmodelled: the search is
@@ -84,11 +87,11 @@ func lineMarkers(src []byte) []lineMarker {
 func (c *compiler) externCall(x *cc.PostfixExpression, d *cc.Declarator, as []cc.ExpressionNode) bool {
 	name := d.Name()
 	t := x.Type()
-	var obj int32 = -1
+	var objs []int32
 	switch {
 	case t.Kind() == cc.Void, t.Kind() == cc.Bool, cc.IsIntegerType(t) && (t.Size() == 1 || t.Size() == 2 || t.Size() == 4 || t.Size() == 8):
 	case t.Kind() == cc.Ptr:
-		obj = c.externObject(name, t.(*cc.PointerType).Elem())
+		objs = c.externObjects(name, t.(*cc.PointerType).Elem())
 	default:
 		return false
 	}
@@ -110,12 +113,33 @@ func (c *compiler) externCall(x *cc.PostfixExpression, d *cc.Declarator, as []cc
 	switch {
 	case t.Kind() == cc.Void:
 		c.emit(instr{op: opPush})
-	case obj >= 0:
-		c.emit(instr{op: opAddrObj, a: obj, pos: pos})
+	case objs != nil:
+		c.chooseObject(objs, pos)
 	default:
 		c.nondet(x, name, nil)
 	}
 	return true
+}
+
+// chooseObject pushes the address of one of objs, chosen by inputs: the
+// first if the first input is 0, else the second if the next is 0, ...
+// The inputs have no call position: a witness shows no waypoint for them
+// (the function's result is a pointer, not the input's value).
+func (c *compiler) chooseObject(objs []int32, pos program.Pos) {
+	c.p.hasInputs = true
+	var ends []int32
+	for _, o := range objs[:len(objs)-1] {
+		c.emit(instr{op: opPush, k: int64(c.str("_Bool"))})
+		c.emit(instr{op: opBuiltin, a: bNondet, k: 1, w: 1, flag: fUndef})
+		other := c.emit(instr{op: opJnz})
+		c.emit(instr{op: opAddrObj, a: o, pos: pos})
+		ends = append(ends, c.emit(instr{op: opJmp}))
+		c.patch(other)
+	}
+	c.emit(instr{op: opAddrObj, a: objs[len(objs)-1], pos: pos})
+	for _, e := range ends {
+		c.patch(e)
+	}
 }
 
 // externResult says what the model returns, for the Unmodelled note.
@@ -124,16 +148,37 @@ func externResult(t cc.Type) string {
 	case cc.Void:
 		return ""
 	case cc.Ptr:
-		return ", returning the same object every time"
+		return ", returning at each call the one global of its pointee type or one of two objects of its own (an input chooses)"
 	}
 	return ", returning any value (an input)"
 }
 
-// externObject returns the object a pointer-returning extern function
-// points to: the one global of the program (with external linkage) whose
-// type is the pointee struct or union, else an object of the function's
-// own, zero-filled (a possible content).
-func (c *compiler) externObject(name string, elem cc.Type) int32 {
+// externObjects returns the objects a pointer-returning extern function
+// may point to, the first the one its first execution takes: the one
+// global of the program (with external linkage) whose type is the pointee
+// struct or union, if there is one, then two objects of the function's
+// own, zero-filled (a possible content): two calls may return the same
+// object or not.
+func (c *compiler) externObjects(name string, elem cc.Type) []int32 {
+	var out []int32
+	if g := c.externGlobal(elem); g >= 0 {
+		out = append(out, g)
+	}
+	for i := range 2 {
+		key := fmt.Sprintf("\x00extern %s %d", name, i)
+		id, ok := c.globals[key]
+		if !ok {
+			id = c.addStatic(&static{name: fmt.Sprintf("%s()'s object %d", name, i+1), kind: kGlobal, internal: true, data: make([]byte, extObjectSize)})
+			c.globals[key] = id
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// externGlobal returns the one global of the program with external
+// linkage whose type is the struct or union elem, or -1.
+func (c *compiler) externGlobal(elem cc.Type) int32 {
 	if k := elem.Kind(); k == cc.Struct || k == cc.Union {
 		found := int32(-1)
 		for id, s := range c.p.statics {
@@ -145,17 +190,9 @@ func (c *compiler) externObject(name string, elem cc.Type) int32 {
 				found = int32(id)
 			}
 		}
-		if found >= 0 {
-			return found
-		}
+		return max(found, -1)
 	}
-	key := "\x00extern " + name
-	if id, ok := c.globals[key]; ok {
-		return id
-	}
-	id := c.addStatic(&static{name: name + "()'s object", kind: kGlobal, internal: true, data: make([]byte, extObjectSize)})
-	c.globals[key] = id
-	return id
+	return -1
 }
 
 // fnWithoutParams reports whether argument a names a function (a function
