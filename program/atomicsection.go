@@ -111,11 +111,12 @@ type reorder struct {
 	begun  map[ThreadID]bool // threads whose fork ran
 	ended  map[ThreadID]bool
 	seen   map[string]bool
+	failed ThreadID
 }
 
 func newReorder(evs []Event, failed ThreadID) *reorder {
 	r := &reorder{evs: evs, writer: make([]int32, len(evs)), locs: map[Loc]int32{}, holder: map[Loc]ThreadID{},
-		begun: map[ThreadID]bool{}, ended: map[ThreadID]bool{}, seen: map[string]bool{}}
+		begun: map[ThreadID]bool{}, ended: map[ThreadID]bool{}, seen: map[string]bool{}, failed: failed}
 	lastW := map[Loc]int32{}
 	nthreads := 0
 	for i := range evs {
@@ -289,7 +290,10 @@ func (r *reorder) search() bool {
 		}
 	}
 	if done {
-		return true
+		// the failing thread's failure comes last: no other thread may be
+		// inside an atomic section then
+		h, held := r.holder[AtomicSection]
+		return !held || h == r.failed
 	}
 	k := r.key()
 	if r.seen[k] || len(r.seen) >= maxReorderStates {

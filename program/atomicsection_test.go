@@ -59,6 +59,12 @@ func TestAtomicReorder(t *testing.T) {
 			ev(1, 3, Release, AtomicSection)}, 2, true},
 		{"a third thread's failure needs none of it", []Event{
 			ev(1, 0, Acquire, AtomicSection), ev(1, 1, Write, x), ev(2, 0, Write, x), ev(1, 2, Read, x), ev(3, 0, Read, y)}, 3, true},
+		// T1 reads what T2 wrote inside T2's section, which is still
+		// open when T1 fails: T1 ran inside it
+		{"the failure inside another's open section", []Event{
+			ev(2, 0, Acquire, AtomicSection), ev(2, 1, Write, x), ev(1, 0, Read, x)}, 1, false},
+		{"the failing thread's own open section", []Event{
+			ev(1, 0, Acquire, AtomicSection), ev(2, 0, Write, y), ev(1, 1, Read, y)}, 1, true},
 		// a lock held by T2 when T1 failed to take it
 		{"a failed trylock needs the holder", []Event{
 			ev(2, 0, Acquire, y), ev(1, 0, LockFail, y), ev(1, 1, Write, x)}, 1, true},
