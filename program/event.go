@@ -90,6 +90,13 @@ type ThreadID int32
 // trace files use their own dense numbering. Trace.LocName names it.
 type Loc uint64
 
+// AtomicSection is the lock a front end takes for SV-COMP's atomic
+// sections (__VERIFIER_atomic_begin/end, __VERIFIER_atomic_* functions): a
+// location no object can have. Explorers treat it as a lock; SV-COMP
+// also forbids other threads to run inside the section, which
+// svcomp.Decide checks on a violation's witness.
+const AtomicSection = Loc(1<<63 | 1)
+
 // Flags qualify an event.
 type Flags uint8
 

@@ -85,6 +85,18 @@ func TestTaskVerdicts(t *testing.T) {
 		{[]string{"check", td + "trylock_may_fail.c", "--keep-going"}, exitFinding, "statistics (rf): 3 executions"},
 		{[]string{"check", td + "trylock_may_fail.c", "--algo", "mcr-seeds", "--keep-going"}, exitFinding, "trylocks_explored_with_rf 1"},
 		{[]string{"check", td + "trylock_may_fail.c", "--algo", "vc"}, exitIncomplete, "vc does not support"},
+		// SV-COMP runs an atomic section whole: the failure that needs a
+		// plain write inside one is no run (it was a wrong FALSE), the race
+		// is one
+		{[]string{"check", tasks + "atomic_interrupted.yml"}, exitFinding, "needs T0.1's write of balance at line 25 inside the atomic section T0.0 entered at line 15"},
+		{[]string{"check", tasks + "atomic_interrupted.yml"}, exitFinding, "[unreach-call]; expected: true — unknown"},
+		{[]string{"check", tasks + "atomic_interrupted.yml", "--algo", "dfs"}, exitFinding, "[unreach-call]; expected: true — unknown"},
+		{[]string{"check", tasks + "atomic_interrupted.yml"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
+		// a function declared and never defined runs one of its
+		// behaviours: the race it allows is found (it ended the execution,
+		// UNKNOWN), and no search is complete
+		{[]string{"check", tasks + "extern_getter.yml"}, exitFinding, "FALSE(no-data-race) [no-data-race]; expected: false — correct"},
+		{[]string{"check", tasks + "extern_getter.yml"}, exitFinding, "call to current_account, which has no definition: taken as a function that returns without side effects, returning at each call the one global of its pointee type or one of two objects of its own (an input chooses); its other behaviours are not explored (line 23)) [unreach-call]; expected: true — unknown"},
 		// an incomplete search is UNKNOWN, never TRUE
 		{[]string{"check", tasks + "locked_counter.yml", "--max-events", "3", "--property", "unreach-call"}, exitIncomplete, "SV-COMP verdict: UNKNOWN (search incomplete: bounded executions"},
 		// a plain C file with --property: a file or a name

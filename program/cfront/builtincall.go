@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"strconv"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -428,22 +429,25 @@ func (c *compiler) nondet(x *cc.PostfixExpression, name string, as []cc.Expressi
 	case t.Kind() == cc.Bool:
 	case cc.IsIntegerType(t) && (t.Size() == 1 || t.Size() == 2 || t.Size() == 4 || t.Size() == 8):
 	default:
-		// Pointer and floating-point inputs are refused only when an
-		// execution reaches them (opNoModel: that execution ends bounded,
-		// the search is incomplete and says why), since SV-COMP's tasks
-		// often define helpers around them (ldv's external_alloc) that the
-		// checked code never calls. A pointer input has no sound cheap
-		// model: the terms are integers, and an arbitrary pointer may alias
-		// any object or none, so taking it as an integer would turn its
-		// dereferences into invalid accesses, and as a fresh object would
-		// hide aliasing.
+		// Floating-point inputs are refused only when an execution
+		// reaches them (opNoModel: that execution ends bounded, the search
+		// is incomplete and says why), since SV-COMP's tasks often define
+		// helpers around them that the checked code never calls. A pointer
+		// input has no complete cheap model: the terms are integers, and an
+		// arbitrary pointer may alias any object or none. It is taken as
+		// one of its values, a fresh object (contents indeterminate, as
+		// malloc's), and the execution is Unmodelled (extern.go): no TRUE,
+		// and what it finds happens when the pointer is that object.
 		what := "input of type " + t.String()
-		if t.Kind() == cc.Ptr {
-			what = "pointer input"
-		}
 		for _, a := range as {
 			c.expr(a)
 			c.emit(instr{op: opPop})
+		}
+		if t.Kind() == cc.Ptr {
+			c.emit(instr{op: opNoModel, k: 1, a: c.str("call to " + name + ": the pointer input is taken as a fresh object of " + strconv.Itoa(extObjectSize) + " bytes; NULL and pointers to the program's objects are not explored"), pos: toPos(x)})
+			c.emit(instr{op: opPush, k: extObjectSize})
+			c.emit(instr{op: opBuiltin, a: bMalloc, k: 1, pos: toPos(x)})
+			return
 		}
 		c.emit(instr{op: opNoModel, a: c.str("call to " + name + ": a nondeterministic " + what + " is not modelled (integer inputs are)"), pos: toPos(x)})
 		c.emit(instr{op: opPush})

@@ -67,7 +67,7 @@ const (
 	opBuiltin // builtin a with k arguments
 	opZero    // addr -> ; zero k bytes (local aggregate initialisation, no events)
 	opTrap    // a runtime error with message strs[a]
-	opNoModel // a call mcr cannot execute (strs[a]): the execution ends, bounded
+	opNoModel // a call mcr cannot execute (strs[a]): the execution ends, bounded; k 1: a model of one of its behaviours runs next, the execution goes on, Unmodelled (extern.go)
 	opAddrTLS // push the address of the thread's copy of thread-local static a, plus k (tls.go)
 	// Floating point (float.go): w is the operands' width, 4 (float) or 8
 	// (double); values are their IEEE 754 bit patterns.

@@ -36,6 +36,7 @@ type compiler struct {
 	ast         *cc.AST
 	p           *Program
 	globals     map[string]int32         // file-scope name -> static id
+	markers     []lineMarker             // a preprocessed (.i) source's line markers (extern.go)
 	locals      map[*cc.Declarator]int32 // static locals -> static id
 	funcs       map[string]*function     // by name
 	strIDs      map[string]int32         // string literal -> static id
@@ -318,7 +319,7 @@ func (c *compiler) newStatic(d *cc.Declarator, name string) int32 {
 	if c.staticBytes += size; c.staticBytes > maxStatics {
 		c.unsupported(d, fmt.Sprintf("more than %d bytes of globals", maxStatics))
 	}
-	return c.addStatic(&static{name: name, kind: kGlobal, typ: t, data: make([]byte, size), tls: d.IsThreadLocal()})
+	return c.addStatic(&static{name: name, kind: kGlobal, typ: t, data: make([]byte, size), tls: d.IsThreadLocal(), internal: d.IsStatic()})
 }
 
 // addStatic adds s to the program's static objects and returns its id.

@@ -583,10 +583,16 @@ func (c *compiler) call(x *cc.PostfixExpression) {
 		fn, ok := c.funcs[name]
 		if lib := c.funcs["__mcr_"+name]; (!ok || !fn.defined) && libcFuncs[name] && lib != nil && lib.defined {
 			fn, ok = lib, true // libc.go
+			if note, partial := libcPartial[name]; partial {
+				c.emit(instr{op: opNoModel, k: 1, a: c.str(note), pos: toPos(x)})
+			}
 		}
 		if !ok || !fn.defined {
 			if why, ok := unsupportedCalls[name]; ok {
 				c.unsupported(x, "call to "+name+" ("+why+")")
+			}
+			if d := calleeDecl(x); c.ownExtern(d) && c.externCall(x, d, as) {
+				return
 			}
 			// Refused only if an execution reaches it: code that never runs
 			// (a usage message behind an argc test) must not stop the check.

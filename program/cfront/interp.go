@@ -309,6 +309,12 @@ func (x *execution) run(th *thread) {
 			x.fail(th, program.RuntimeError, "%s", x.p.strs[in.a])
 			return
 		case opNoModel:
+			if in.k != 0 {
+				// a model that explores one of the call's behaviours
+				// (extern.go): the execution goes on, Unmodelled
+				x.noteUnmodelled(fmt.Sprintf("%s (line %d)", x.p.strs[in.a], in.pos.Line))
+				break
+			}
 			// Not the program's error: mcr does not know what the call
 			// does, so this execution cannot go on and the search is
 			// incomplete (Bounded). Executions that never reach it are

@@ -17,7 +17,8 @@ import "mcr/program"
 // the program's call (execution.pos), where a report, a replay and a
 // witness can show it.
 //
-// Only functions whose result is fully determined by memory are here;
+// Only functions whose result is fully determined by memory are here,
+// and ftw/nftw with one of their behaviours (libcPartial);
 // formatted I/O (sscanf, sprintf) and locale-dependent ones are not.
 
 // pos is the source position of th's current instruction; inside a
@@ -37,6 +38,15 @@ var libcFuncs = map[string]bool{
 	"strlen": true, "strnlen": true, "strcpy": true, "strncpy": true, "strcat": true, "strncat": true,
 	"strcmp": true, "strncmp": true, "strchr": true, "strrchr": true, "strstr": true,
 	"atoi": true, "atol": true, "atoll": true, "abs": true, "labs": true, "llabs": true,
+	"ftw": true, "nftw": true,
+}
+
+// libcPartial are the models of libcSource that run one of the function's
+// behaviours, not all: a call notes it (the execution is Unmodelled: no
+// TRUE; what it finds happens).
+var libcPartial = map[string]string{
+	"ftw":  "ftw is taken as calling its function once, for the directory itself (FTW_D, the stat buffer indeterminate); the entries below it are not explored",
+	"nftw": "nftw is taken as calling its function once, for the directory itself (FTW_D, the stat buffer indeterminate); the entries below it are not explored",
 }
 
 const libcSource = `
@@ -151,4 +161,13 @@ int __mcr_atoi(const char *s) { return (int)__mcr_atoll(s); }
 int __mcr_abs(int x) { return x < 0 ? -x : x; }
 long __mcr_labs(long x) { return x < 0 ? -x : x; }
 long long __mcr_llabs(long long x) { return x < 0 ? -x : x; }
+int __mcr_ftw(const char *dir, int (*fn)(const char *, const void *, int), int nopenfd) {
+	unsigned char st[256];
+	return fn(dir, st, 1);
+}
+int __mcr_nftw(const char *dir, int (*fn)(const char *, const void *, int, void *), int nopenfd, int flags) {
+	unsigned char st[256];
+	int pos[2] = {0, 0};
+	return fn(dir, st, 1, pos);
+}
 `

@@ -202,6 +202,7 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 		return nil, tidyError(err)
 	}
 	c := newCompiler(name, ast)
+	c.markers = lineMarkers(src)
 	c.spurious, c.noSpinAwait, c.randInputs = opts.SpuriousWakeups, opts.NoSpinAwait, opts.RandInputs
 	c.failingLocks = opts.FailingLocks
 	p, err = c.compile()

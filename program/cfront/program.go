@@ -86,6 +86,9 @@ type static struct {
 	// tls: a thread-local variable (_Thread_local, __thread). The static is
 	// the template every thread's copy starts from (tls.go).
 	tls bool
+	// internal: not nameable from another file (a static global or
+	// static local, an extern function's own object; extern.go)
+	internal bool
 }
 
 var _ program.Program = (*Program)(nil)

@@ -182,7 +182,7 @@ type execution struct {
 
 // atomicLock is the lock __VERIFIER_atomic_begin/end and __VERIFIER_atomic_*
 // functions take: a location no object can have.
-const atomicLock = program.Loc(1<<63 | 1)
+const atomicLock = program.AtomicSection
 
 var _ program.Execution = (*execution)(nil)
 
@@ -407,6 +407,19 @@ func (x *execution) fail(th *thread, kind program.OutcomeKind, format string, ar
 		return
 	}
 	th.stuck = true
+	if kind == program.AssertionFailure {
+		// SV-COMP's atomic sections run without interruption; the lock
+		// that models them does not stop other threads' plain accesses
+		// (program.AtomicBreach). A failure that needs one inside a
+		// section (no reordering of the run runs the sections whole:
+		// program.AtomicReorder) is not reported, and the search is not
+		// complete.
+		why := program.AtomicBreach(x.Trace(), x.trace.Events)
+		if why != "" && !program.AtomicReorder(x.trace.Events, th.id) {
+			x.noteUnmodelled(fmt.Sprintf("the assertion failure at line %d needs %s, and SV-COMP runs a section without interruption (not reported)", out.Pos.Line, why))
+			return
+		}
+	}
 	x.failures = append(x.failures, program.Failure{Outcome: out, Events: len(x.trace.Events)})
 }
 
