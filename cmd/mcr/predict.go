@@ -76,8 +76,8 @@ interruption, or a query cap left a location pair undecided).`,
 	fl.StringVar(&f.format, "format", "", "trace format: std, vals or json (default: detected from the first line)")
 	fl.BoolVar(&f.stdValues, "std-values", false, "the third STD field is the value read or written, not a location (focs-lab enum-input tests)")
 	fl.StringVar(&f.decider, "decider", predict.Auto, "decider for race and null queries: "+predict.DeciderNames()+
-		" (auto: explicit search within --states, then z3 for the queries it gives up on; both: ask both, report disagreements)")
-	fl.IntVar(&f.states, "states", predict.DefaultStates, "auto: states one explicit query may visit before z3 takes it over")
+		" (auto: explicit search within a state budget estimated per query, then z3, racing both when z3 is slow; both: ask both, report disagreements)")
+	fl.IntVar(&f.states, "states", 0, "auto: states one explicit query may visit before z3 takes it over; 0 = estimated per query from its size, threads and locations")
 	fl.IntVar(&f.workers, "workers", 0, "parallel workers, each with its own deciders (default: number of CPUs)")
 	fl.IntVar(&f.window, "window", predict.DefaultWindow, "events per window; 0 = the whole trace")
 	fl.IntVar(&f.overlap, "overlap", 0, "events at the end of each window that the next one analyses again, so that pairs up to that far apart share a window; 0 = half a window, -1 = none")
@@ -113,8 +113,8 @@ func runPredict(cmd *cobra.Command, path string, f *predictFlags) error {
 	}
 	opts := predict.Options{Decider: f.decider, Workers: f.workers, Window: f.window, Overlap: f.overlap, States: f.states, QueryTimeout: f.qTimeout, QueryMemory: f.qMemory << 20, QueryRlimit: f.qRlimit,
 		MaxQueries: f.maxQueries, CountQueries: f.countQueries, MaxQueryEvents: f.maxQEvents, ReadsFrom: f.readsFrom, NoShortcuts: f.noShortcuts, WitnessTail: f.steps}
-	if f.states <= 0 {
-		return badInput(fmt.Errorf("--states must be positive"))
+	if f.states < 0 {
+		return badInput(fmt.Errorf("--states must be 0 or positive"))
 	}
 	if f.maxQueries == 0 || f.countQueries == 0 {
 		return badInput(fmt.Errorf("--max-queries and --count-queries must be positive or -1"))
@@ -328,7 +328,11 @@ func solverText(m map[string]predict.SolverStats) string {
 			}
 			gave = fmt.Sprintf(" (%d gave up: %s)", m[n].GaveUp, strings.Join(why, ", "))
 		}
-		parts = append(parts, fmt.Sprintf("%s %d calls%s %.3fs", n, m[n].Calls, gave, m[n].Seconds))
+		lost := ""
+		if m[n].Lost > 0 {
+			lost = fmt.Sprintf(", %d lost the race", m[n].Lost)
+		}
+		parts = append(parts, fmt.Sprintf("%s %d calls (%d answered%s)%s %.3fs", n, m[n].Calls, m[n].Answered, lost, gave, m[n].Seconds))
 	}
 	return strings.Join(parts, ", ")
 }

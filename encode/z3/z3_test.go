@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -757,5 +758,31 @@ func TestDLSolver(t *testing.T) {
 	res, err := s2.Check(context.Background(), 0)
 	if res != Unknown || err != nil || s2.ReasonUnknown() != ReasonRlimit {
 		t.Errorf("Check under rlimit 1 = %v, %v, reason %q; want unknown, nil, %q", res, err, s2.ReasonUnknown(), ReasonRlimit)
+	}
+}
+
+// TestAllocatedBytesBeforeContext: before any Context, AllocatedBytes is 0
+// and makes none (a memory guard of explicit-only queries costs no Z3
+// tables); after one, it counts them. It runs in a fresh process, for the
+// other tests of this package make Contexts.
+func TestAllocatedBytesBeforeContext(t *testing.T) {
+	if os.Getenv("MCR_Z3_FRESH") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAllocatedBytesBeforeContext$")
+		cmd.Env = append(os.Environ(), "MCR_Z3_FRESH=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("fresh process: %v\n%s", err, out)
+		}
+		return
+	}
+	if n := AllocatedBytes(); n != 0 {
+		t.Fatalf("AllocatedBytes = %d before any Context, want 0", n)
+	}
+	if contextMade.Load() {
+		t.Fatal("AllocatedBytes made a Context")
+	}
+	c, _ := newContext(t)
+	defer c.Close()
+	if n := AllocatedBytes(); n < 1<<20 {
+		t.Errorf("AllocatedBytes = %d with a live Context, want Z3's tables at least (MBs)", n)
 	}
 }

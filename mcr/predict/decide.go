@@ -39,22 +39,18 @@ type worker struct {
 	sc       scratch
 }
 
-// newWorkers creates n workers with the named deciders each; states > 0
-// bounds the explicit search's states when another decider follows it
-// (auto), rlimit > 0 bounds each Z3 query's resource units. Errors: a
-// decider cannot be created (Z3 not built in).
-func newWorkers(n int, names []string, timeout time.Duration, states int, rlimit uint32) ([]*worker, error) {
+// newWorkers creates n workers with the named deciders each; rlimit > 0
+// bounds each Z3 query's resource units. Errors: a decider cannot be
+// created (Z3 not built in).
+func newWorkers(n int, names []string, timeout time.Duration, rlimit uint32) ([]*worker, error) {
 	ws := make([]*worker, n)
 	for i := range ws {
 		ws[i] = &worker{}
-		for j, name := range names {
+		for _, name := range names {
 			d, err := Deciders[name].New(timeout)
 			if err != nil {
 				closeWorkers(ws)
 				return nil, fmt.Errorf("decider %s: %w", name, err)
-			}
-			if name == "explicit" && states > 0 && j < len(names)-1 {
-				d = explicit.Seeder{MaxStates: states}
 			}
 			if r, ok := d.(interface{ SetRlimit(uint32) error }); ok && rlimit > 0 {
 				if err := r.SetRlimit(rlimit); err != nil {
@@ -108,6 +104,8 @@ const (
 	reasonMemory  = "memory"  // Options.QueryMemory (memguard.go)
 	reasonRlimit  = "rlimit"  // Options.QueryRlimit (Z3's resource limit)
 	reasonStates  = "states"  // auto's state budget of the explicit search
+	reasonBudget  = "budget"  // auto's resource limit of z3 before the race (portfolio.go)
+	reasonLost    = "lost"    // auto cancelled it: the other decider answered first (SolverStats.Lost)
 	reasonStopped = "stopped" // the prediction was interrupted or timed out
 	reasonOther   = "other"   // anything else (see the disagreements)
 )
@@ -118,6 +116,8 @@ func gaveUpReason(err error, qctx context.Context) string {
 	switch {
 	case errors.Is(err, errMemory):
 		return reasonMemory
+	case errors.Is(context.Cause(qctx), errRaceWon):
+		return reasonLost
 	case errors.Is(err, encode.ErrRlimit):
 		return reasonRlimit
 	case errors.Is(err, explicit.ErrStates):
@@ -137,7 +137,9 @@ func gaveUpReason(err error, qctx context.Context) string {
 // verdict and, if sat, the checked schedule (window positions, targets
 // last). With two deciders a sat/unsat split, and any schedule the checker
 // rejects, is a disagreement; a checked schedule wins over "unsat", and
-// one decider's answer over the other's "unknown".
+// one decider's answer over the other's "unknown". Under auto the
+// portfolio (portfolio.go) picks who answers; if its answer is of no use
+// (a rejected schedule), a decider it stopped is asked again alone.
 func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdict, []int32) {
 	sub, keep := w.subtrace(&wk.sc, g, d.opts.maxQueryEvents())
 	if sub == nil {
@@ -150,71 +152,42 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 	} else {
 		q.Read, q.Value = subPos(keep, g.read), g.value
 	}
-	answers := map[string]string{}
-	var sched []int32
-	sawUnsat, disagree := false, false
-	for _, dec := range wk.deciders {
-		if d.opts.auto() && (sched != nil || sawUnsat) {
-			break // auto asks the next decider only when one gave up
+	j := judgement{answers: map[string]string{}}
+	if d.opts.auto() && len(wk.deciders) == 2 {
+		rs := d.portfolio(ctx, wk.deciders[1], q)
+		d.judge(ctx, w, g, &j, rs)
+		// A decider that was cut short (a budget, a lost race) answers
+		// alone if the others' answers were of no use.
+		full := map[string]bool{}
+		for _, r := range rs {
+			if r.err == nil || (r.reason != reasonStates && r.reason != reasonBudget && r.reason != reasonLost) {
+				full[r.name] = true
+			}
 		}
-		gctx, release := d.guard.query(ctx)
-		qctx, cancel := context.WithTimeout(gctx, d.opts.queryTimeout())
-		start := time.Now()
-		ans, err := dec.Decide(qctx, q)
-		cancel()
-		if err != nil && errors.Is(context.Cause(gctx), errMemory) {
-			err = errMemory
+		for _, dec := range []program.SeedDecider{explicit.Seeder{MaxStates: raceStates}, wk.deciders[1]} {
+			if j.sched != nil || j.sawUnsat || ctx.Err() != nil {
+				break
+			}
+			if !full[dec.Name()] {
+				d.judge(ctx, w, g, &j, []reply{d.call(ctx, dec, q)})
+			}
 		}
-		release()
-		d.tally.mu.Lock()
-		s := d.tally.solver[dec.Name()]
-		s.Calls++
-		s.Seconds += time.Since(start).Seconds()
-		if err != nil {
-			s.GaveUp++
-			if s.Reasons == nil {
-				s.Reasons = map[string]int64{}
+	} else {
+		for _, dec := range wk.deciders {
+			if d.opts.auto() && (j.sched != nil || j.sawUnsat) {
+				break // auto without z3: one decider
 			}
-			s.Reasons[gaveUpReason(err, qctx)]++
-		}
-		d.tally.mu.Unlock()
-		switch {
-		case err != nil:
-			answers[dec.Name()] = "unknown: " + err.Error()
-			if !errors.Is(err, program.ErrUnknown) && ctx.Err() == nil && qctx.Err() == nil {
-				disagree = true // a failing decider is worth a report
-			}
-		case !ans.Sat:
-			answers[dec.Name()] = "unsat"
-			sawUnsat = true
-		default:
-			start := time.Now()
-			got, err := checkWitness(ctx, w.t, ans.Schedule, g)
-			d.tally.phase("check", start)
-			if stopped(ctx, err) {
-				answers[dec.Name()] = "unknown: " + err.Error() // not checked: no answer
-				continue
-			}
-			if err != nil {
-				answers[dec.Name()] = "invalid witness: " + err.Error()
-				disagree = true
-				d.tally.do(func(s *Stats) { s.Invalid++ })
-				continue
-			}
-			answers[dec.Name()] = "sat"
-			if sched == nil {
-				sched = got
-			}
+			d.judge(ctx, w, g, &j, []reply{d.call(ctx, dec, q)})
 		}
 	}
-	if sched != nil && sawUnsat {
-		disagree = true
+	if j.sched != nil && j.sawUnsat {
+		j.disagree = true
 	}
 	v := unknown
 	switch {
-	case sched != nil:
+	case j.sched != nil:
 		v = sat
-	case sawUnsat:
+	case j.sawUnsat:
 		v = unsat
 	}
 	d.tally.do(func(s *Stats) {
@@ -227,16 +200,16 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 		default:
 			s.Unknown++
 		}
-		if disagree {
+		if j.disagree {
 			s.Disagreements++
 		}
 	})
-	if disagree {
+	if j.disagree {
 		kind := "race"
 		if !g.isRace() {
 			kind = "null-dereference"
 		}
-		dis := &Disagreement{Query: kind, Answers: answers}
+		dis := &Disagreement{Query: kind, Answers: j.answers}
 		for _, p := range g.targets() {
 			dis.Events = append(dis.Events, w.step(p))
 		}
@@ -244,5 +217,68 @@ func (d *driver) ask(ctx context.Context, wk *worker, w *window, g goal) (verdic
 		d.tally.dis = append(d.tally.dis, dis)
 		d.tally.mu.Unlock()
 	}
-	return v, sched
+	return v, j.sched
+}
+
+// judgement is what the replies to one query showed so far.
+type judgement struct {
+	answers  map[string]string // per decider, for a disagreement report
+	sched    []int32           // the first checked schedule
+	sawUnsat bool
+	disagree bool
+}
+
+// judge counts the replies rs to goal g in the statistics, replays their
+// schedules with the checker, and records in j what they showed.
+func (d *driver) judge(ctx context.Context, w *window, g goal, j *judgement, rs []reply) {
+	for _, r := range rs {
+		used := false
+		switch {
+		case r.err != nil:
+			if r.reason != reasonLost {
+				j.answers[r.name] = "unknown: " + r.err.Error()
+			}
+			if !errors.Is(r.err, program.ErrUnknown) && ctx.Err() == nil && !r.stopped {
+				j.disagree = true // a failing decider is worth a report
+			}
+		case !r.ans.Sat:
+			j.answers[r.name] = "unsat"
+			j.sawUnsat, used = true, true
+		default:
+			start := time.Now()
+			got, err := checkWitness(ctx, w.t, r.ans.Schedule, g)
+			d.tally.phase("check", start)
+			switch {
+			case stopped(ctx, err):
+				j.answers[r.name] = "unknown: " + err.Error() // not checked: no answer
+			case err != nil:
+				j.answers[r.name] = "invalid witness: " + err.Error()
+				j.disagree = true
+				d.tally.do(func(s *Stats) { s.Invalid++ })
+			default:
+				j.answers[r.name] = "sat"
+				used = true
+				if j.sched == nil {
+					j.sched = got
+				}
+			}
+		}
+		d.tally.mu.Lock()
+		s := d.tally.solver[r.name]
+		s.Calls++
+		s.Seconds += r.seconds
+		switch {
+		case used:
+			s.Answered++
+		case r.lost():
+			s.Lost++
+		case r.err != nil:
+			s.GaveUp++
+			if s.Reasons == nil {
+				s.Reasons = map[string]int64{}
+			}
+			s.Reasons[r.reason]++
+		}
+		d.tally.mu.Unlock()
+	}
 }

@@ -73,6 +73,8 @@ func TestGaveUpReason(t *testing.T) {
 	defer cancel()
 	stopped, stop := context.WithCancel(live)
 	stop()
+	lost, lose := context.WithCancelCause(live)
+	lose(errRaceWon)
 	for _, c := range []struct {
 		err  error
 		qctx context.Context
@@ -84,6 +86,7 @@ func TestGaveUpReason(t *testing.T) {
 		{context.DeadlineExceeded, late, reasonTimeout},
 		{errors.New("z3: timeout: unknown"), live, reasonTimeout},
 		{context.Canceled, stopped, reasonStopped},
+		{context.Canceled, lost, reasonLost},
 		{errors.New("z3: incomplete"), live, reasonOther},
 	} {
 		if got := gaveUpReason(c.err, c.qctx); got != c.want {

@@ -19,12 +19,11 @@ import (
 type Options struct {
 	// Decider names the deciders answering queries: a key of Deciders,
 	// "both" to ask z3 and explicit every query and report disagreements,
-	// or "auto" (the default, ""): explicit under a state budget
-	// (Options.States), then z3 for the queries it gives up on (the
+	// or "auto" (the default, ""): the portfolio of portfolio.go (the
 	// explicit search alone when Z3 is not built in).
 	Decider string
-	// States is auto's state budget of one explicit query (0:
-	// DefaultStates).
+	// States, if > 0, is auto's state budget of the explicit search before
+	// z3 takes a query over; 0 estimates it per query (portfolio.go).
 	States int
 	// Workers is the number of parallel workers, each with its own
 	// deciders; <= 0 means one per CPU.
@@ -85,6 +84,9 @@ type Options struct {
 	// so far (from the driver's goroutine).
 	Progress func(Stats)
 
+	// z3Units, if > 0, replaces autoZ3Units (tests drive auto into its
+	// race with a tiny one).
+	z3Units int
 	// observe, if set, sees every analysed window before its findings are
 	// merged (tests compare the racy events with a brute-force oracle).
 	observe func(w *window, k *knowledge)
@@ -132,21 +134,10 @@ var Deciders = map[string]DeciderInfo{
 // Both is the --decider value that asks every query of z3 and explicit.
 const Both = "both"
 
-// Auto is the --decider value of the portfolio: after the shortcuts, the
-// explicit search under a state budget, then z3 if it gives up. Measured
-// on the traces of shared/data/traces and the ones of issue 18 (32
-// threads, 75,000 events), the explicit search answered most queries
-// faster and in less memory than z3, also with many threads, so it goes
-// first; the budget caps its cost on the queries where its state space
-// explodes, and those go to z3.
+// Auto is the --decider value of the portfolio (portfolio.go): after the
+// shortcuts, the explicit search under a state budget estimated from the
+// query, then z3, then both racing if z3 is slow.
 const Auto = "auto"
-
-// DefaultStates is auto's default state budget per explicit query. On
-// bubblesort.vals.txt (13 threads) 200,000 sent 19 of 70 queries to z3
-// (77 s CPU, 2.4 GB resident), 1,000,000 sent 2 (23 s, 0.9 GB),
-// 4,000,000 none (18 s, 0.5 GB; the explicit search keeps 16-byte
-// hashes of its states).
-const DefaultStates = 4_000_000
 
 // DeciderNames lists the accepted --decider values for help texts.
 func DeciderNames() string {

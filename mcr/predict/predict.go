@@ -113,11 +113,7 @@ func run(ctx context.Context, src source, format string, noValues bool, init fun
 	for _, n := range names {
 		d.tally.solver[n] = &SolverStats{}
 	}
-	states := 0
-	if opts.auto() {
-		states = limit(opts.States, DefaultStates, 0)
-	}
-	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout(), states, opts.queryRlimit())
+	d.workers, err = newWorkers(parallel.Workers(opts.Workers), names, opts.queryTimeout(), opts.queryRlimit())
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +308,7 @@ func (d *driver) undecidedWhy() string {
 	for _, name := range slices.Sorted(maps.Keys(d.tally.solver)) {
 		rs := d.tally.solver[name].Reasons
 		for _, r := range slices.Sorted(maps.Keys(rs)) {
-			if r == reasonStates && d.opts.auto() {
+			if (r == reasonStates || r == reasonBudget) && d.opts.auto() {
 				continue
 			}
 			parts = append(parts, fmt.Sprintf("%s gave up %d: %s", name, rs[r], r))

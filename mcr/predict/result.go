@@ -218,16 +218,21 @@ type Stats struct {
 	PeakWindow int `json:"peak_window"`
 }
 
-// SolverStats are one decider's calls and time, and the calls in which it
-// gave up (unknown), with Reasons counting them by cause: "timeout"
-// (--query-timeout), "memory" (--query-memory), "rlimit" (--query-rlimit),
-// "states" (auto's --states), "stopped" (the prediction was interrupted),
-// "other".
+// SolverStats are one decider's calls and time (wall seconds, summed over
+// workers), the calls whose answer was used (Answered: "unsat", or "sat"
+// with a witness the checker replayed), the calls auto cancelled because
+// the other decider answered first (Lost, portfolio.go), and the calls in
+// which it gave up (unknown), with Reasons counting them by cause:
+// "timeout" (--query-timeout), "memory" (--query-memory), "rlimit"
+// (--query-rlimit), "states" (auto's state budget), "stopped" (the
+// prediction was interrupted), "other".
 type SolverStats struct {
-	Calls   int64            `json:"calls"`
-	Seconds float64          `json:"seconds"`
-	GaveUp  int64            `json:"gave_up"`
-	Reasons map[string]int64 `json:"reasons,omitempty"`
+	Calls    int64            `json:"calls"`
+	Seconds  float64          `json:"seconds"`
+	Answered int64            `json:"answered"`
+	Lost     int64            `json:"lost,omitempty"`
+	GaveUp   int64            `json:"gave_up"`
+	Reasons  map[string]int64 `json:"reasons,omitempty"`
 }
 
 // phaseTimer accumulates time per phase.
