@@ -111,12 +111,19 @@ func Load(path string, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadSource(path, src, opts)
+	return loadSource(path, src, opts, true)
 }
 
 // LoadSource is Load for source text already in memory; name is used in
 // positions and errors.
 func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
+	return loadSource(name, src, opts, false)
+}
+
+// loadSource is Load and LoadSource; cacheGuard lets the guard pass use
+// its cache (guardcache.go): set for files, whose path names a cache slot,
+// not for generated programs, which would only churn the slots.
+func loadSource(name string, src []byte, opts Options, cacheGuard bool) (p *Program, err error) {
 	cfg, err := config()
 	if err != nil {
 		return nil, err
@@ -184,17 +191,27 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 	}
 	// Preprocessing errors (a missing header) first: after one, cc/v4's
 	// parser can loop at the end of input (also found by FuzzLoad). The
-	// output is only checked for nesting that macros built.
-	if err := cc.Preprocess(cfg, sources(), &nestingWriter{}); err != nil {
-		if errors.Is(err, errTooDeep) {
-			return nil, tooDeep(name, files)
-		}
-		if strings.Contains(err.Error(), "expansion limit") {
-			if cyc := includeCycle(name, files, true); cyc != nil {
-				return nil, cyc
+	// output is only checked for nesting that macros built. A pass that
+	// succeeded on the same input before is not repeated (guardcache.go).
+	var guard *guardCache
+	if cacheGuard {
+		guard = newGuardCache(name, src, defs.String(), cfg)
+	}
+	if !guard.hit() {
+		pcfg := *cfg
+		pcfg.FS = guard.fs(cfg.FS)
+		if err := cc.Preprocess(&pcfg, sources(), &nestingWriter{}); err != nil {
+			if errors.Is(err, errTooDeep) {
+				return nil, tooDeep(name, files)
 			}
+			if strings.Contains(err.Error(), "expansion limit") {
+				if cyc := includeCycle(name, files, true); cyc != nil {
+					return nil, cyc
+				}
+			}
+			return nil, tidyError(err)
 		}
-		return nil, tidyError(err)
+		guard.store()
 	}
 	preprocessing = false
 	ast, err := cc.Translate(cfg, sources())
