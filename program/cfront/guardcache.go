@@ -39,10 +39,10 @@ import (
 // pass guarded (the include-cycle and size checks run every time).
 //
 // Entries live beside the compiler cache (hostcc.go): $XDG_CACHE_HOME/mcr
-// or ~/.cache/mcr, one of 256 files chosen by the main file's absolute
-// path, so that the cache stays bounded however many files are checked; a
-// collision only costs a pass. MCR_NO_CACHE=1 turns it off, like the
-// compiler cache.
+// or ~/.cache/mcr, one of 256 files chosen by the key, so that the cache
+// stays bounded however many files are checked, and runs that alternate
+// -D values or binaries do not evict each other; a collision only costs a
+// pass. MCR_NO_CACHE=1 turns it off, like the compiler cache.
 
 // guardCacheVersion changes when the guard or the entry format does.
 const guardCacheVersion = 1
@@ -93,7 +93,7 @@ type guardCache struct {
 }
 
 // newGuardCache returns the cache of the guard pass for preprocessing src
-// (the main file name, absolute or relative to the working directory) with
+// (the main file name, relative to the working directory) with
 // defs (the <defines> source) under cfg, or nil when caching is off or
 // impossible (no cache directory, no executable to stamp).
 func newGuardCache(name string, src []byte, defs string, cfg *cc.Config) *guardCache {
@@ -106,10 +106,6 @@ func newGuardCache(name string, src []byte, defs string, cfg *cc.Config) *guardC
 	if err != nil {
 		return nil
 	}
-	abs := name
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(wd, name)
-	}
 	h := sha256.New()
 	// every part length-prefixed, so that no two keys run together
 	for _, part := range []string{fmt.Sprint(guardCacheVersion, maxNesting), exe, wd, name, string(src), defs,
@@ -118,10 +114,10 @@ func newGuardCache(name string, src []byte, defs string, cfg *cc.Config) *guardC
 		fmt.Fprintf(h, "%d:", len(part))
 		h.Write([]byte(part))
 	}
-	slot := sha256.Sum256([]byte(abs))
+	key := h.Sum(nil)
 	return &guardCache{
-		path: filepath.Join(dir, fmt.Sprintf("guard-%02x.json", slot[0])),
-		key:  hex.EncodeToString(h.Sum(nil)),
+		path: filepath.Join(dir, fmt.Sprintf("guard-%02x.json", key[0])),
+		key:  hex.EncodeToString(key),
 	}
 }
 
