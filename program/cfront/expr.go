@@ -583,6 +583,8 @@ func (c *compiler) call(x *cc.PostfixExpression) {
 		fn, ok := c.funcs[name]
 		if lib := c.funcs["__mcr_"+name]; (!ok || !fn.defined) && libcFuncs[name] && lib != nil && lib.defined {
 			fn, ok = lib, true // libc.go
+		} else if (!ok || !fn.defined) && libcFuncs[name] && c.noLibc {
+			panic(bail{errNeedLibc}) // compiled again with the library
 		}
 		if !ok || !fn.defined {
 			if why, ok := unsupportedCalls[name]; ok {

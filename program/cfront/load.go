@@ -174,20 +174,27 @@ func loadSource(name string, src []byte, opts Options, cacheGuard bool) (p *Prog
 		return nil, err
 	}
 	cfg.ExpansionLimit = expansionLimit(sourceSize(files))
+	// The library in C (libc.go) only if the program may call it: it is
+	// about a sixth of the parse of a small program. A call found while
+	// compiling without it compiles the program again with it.
+	withLibc := mentionsLibc(src, opts.Defines)
 	sources := func() []cc.Source {
-		return []cc.Source{
+		srcs := []cc.Source{
 			{Name: "<predefined>", Value: cfg.Predefined},
 			{Name: "<builtin>", Value: cc.Builtin},
 			{Name: "<defines>", Value: defs.String()},
+		}
+		if withLibc {
 			// before the program, so that its macros (SV-COMP's scull.c
 			// has #define char int) do not rewrite the library (libc.go)
-			{Name: "<libc>", Value: libcSource},
-			{Name: name, Value: src},
+			srcs = append(srcs, cc.Source{Name: "<libc>", Value: libcSource})
+		}
+		return append(srcs,
+			cc.Source{Name: name, Value: src},
 			// cc/v4 loops forever when the translation unit ends right
 			// after some tokens (a lone "*"); a final declaration keeps it
 			// from meeting the end of input there (found by FuzzLoad).
-			{Name: "<end>", Value: "\nstruct __mcr_end_of_input;\n"},
-		}
+			cc.Source{Name: "<end>", Value: "\nstruct __mcr_end_of_input;\n"})
 	}
 	// Preprocessing errors (a missing header) first: after one, cc/v4's
 	// parser can loop at the end of input (also found by FuzzLoad). The
@@ -214,16 +221,23 @@ func loadSource(name string, src []byte, opts Options, cacheGuard bool) (p *Prog
 		guard.store()
 	}
 	preprocessing = false
-	ast, err := cc.Translate(cfg, sources())
-	if err != nil {
-		return nil, tidyError(err)
-	}
-	c := newCompiler(name, ast)
-	c.spurious, c.noSpinAwait, c.randInputs = opts.SpuriousWakeups, opts.NoSpinAwait, opts.RandInputs
-	c.failingLocks = opts.FailingLocks
-	p, err = c.compile()
-	if err != nil {
-		return nil, err
+	for {
+		ast, err := cc.Translate(cfg, sources())
+		if err != nil {
+			return nil, tidyError(err)
+		}
+		c := newCompiler(name, ast)
+		c.spurious, c.noSpinAwait, c.randInputs = opts.SpuriousWakeups, opts.NoSpinAwait, opts.RandInputs
+		c.failingLocks, c.noLibc = opts.FailingLocks, !withLibc
+		p, err = c.compile()
+		if errors.Is(err, errNeedLibc) && !withLibc {
+			withLibc = true // the library has no macros: the guard pass stands
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
 	}
 	p.maxEvents, p.maxThreads, p.stepLimit = opts.MaxEvents, opts.MaxThreads, opts.StepLimit
 	p.noIdleStop = opts.NoSpinAwait
