@@ -267,6 +267,9 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 		if avoided > 0 {
 			s.sink.Extra("duplicates_avoided", float64(avoided))
 		}
+		// Another worker takes the last child, the others run here once
+		// it is dispatched (rvfsmc_lastchild.go).
+		last := s.reserveLast(groups, pending, tail && len(mutate) == 0)
 		for gi, group := range groups {
 			for len(pending) > 0 && pending[0].t.Finished() {
 				c := pending[0]
@@ -340,6 +343,16 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 				x.Step(r.Thread)
 				live, x, liveSW, sw = x, nil, sw, nil
 			}
+			if last != nil {
+				c, ok := last.add(s, gi == len(groups)-1, w, C, live, liveSW, pred, anc, r.ID(), group, learn)
+				if c != nil {
+					pending = append(pending, c)
+				}
+				if ok {
+					continue
+				}
+				last = nil
+			}
 			// Another worker takes the child only if this one has another
 			// child to run meanwhile (else it would only wait for it).
 			spawned := s.sink.spawn(func() bool { return gi+1 < len(groups) })
@@ -365,6 +378,10 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 			c.k.learn = learn
 			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, pred) })
 			pending = append(pending, c)
+		}
+		if last != nil && last.run(s) {
+			abandon()
+			return true
 		}
 		for len(pending) > 0 {
 			c := pending[0]

@@ -53,6 +53,11 @@ type compiler struct {
 	failingLocks bool
 	discarded    *cc.PostfixExpression
 
+	// noLibc: the translation unit has no <libc> source; its functions'
+	// ids are held by placeholders (libcPlaced once they are), and a call
+	// of one bails out with errNeedLibc (libc.go)
+	noLibc, libcPlaced bool
+
 	// per function
 	fn     *function
 	vars   map[*cc.Declarator]*local
@@ -134,6 +139,7 @@ func (c *compiler) compile() (p *Program, err error) {
 	// Pass 1: functions and globals.
 	for l := c.ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		ed := l.ExternalDeclaration
+		c.placeLibc(ed)
 		switch ed.Case {
 		case cc.ExternalDeclarationFuncDef:
 			fd := ed.FunctionDefinition

@@ -586,6 +586,8 @@ func (c *compiler) call(x *cc.PostfixExpression) {
 			if note, partial := libcPartial[name]; partial {
 				c.emit(instr{op: opNoModel, k: 1, a: c.str(note), pos: toPos(x)})
 			}
+		} else if (!ok || !fn.defined) && libcFuncs[name] && c.noLibc {
+			panic(bail{errNeedLibc}) // compiled again with the library
 		}
 		if !ok || !fn.defined {
 			if why, ok := unsupportedCalls[name]; ok {

@@ -56,15 +56,36 @@ func hostConfig() (*cc.Config, error) {
 	}
 	data, err := json.Marshal(hostCache{Version: hostCacheVersion, CC: cfg.CC, Predefined: cfg.Predefined,
 		IncludePaths: cfg.HostIncludePaths, SysIncludePaths: cfg.HostSysIncludePaths})
-	if err == nil && os.MkdirAll(filepath.Dir(path), 0o755) == nil {
-		// written whole, then renamed: a concurrent run reads the old
-		// entry or the new one, never half of one
-		tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-		if os.WriteFile(tmp, data, 0o644) == nil && os.Rename(tmp, path) != nil {
-			os.Remove(tmp)
-		}
+	if err == nil {
+		writeCacheFile(path, data)
 	}
 	return cfg, nil
+}
+
+// writeCacheFile writes a cache entry whole, then renames it into place:
+// a concurrent run reads the old entry or the new one, never half of one.
+// Errors only lose the entry.
+func writeCacheFile(path string, data []byte) {
+	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if os.WriteFile(tmp, data, 0o644) != nil || os.Rename(tmp, path) != nil {
+		os.Remove(tmp)
+	}
+}
+
+// cacheDir is mcr's directory in the user cache directory, "" when the
+// caches are off (MCR_NO_CACHE set, not linux) or there is none.
+func cacheDir() string {
+	if os.Getenv("MCR_NO_CACHE") != "" || runtime.GOOS != "linux" {
+		return ""
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "mcr")
 }
 
 // readHostCache returns the configuration stored at path, nil if there is
@@ -102,11 +123,8 @@ func readHostCache(path string) *cc.Config {
 // turned off, there is no cache directory, the platform is not linux (where
 // NewConfig adds platform paths this file does not), or no compiler is found.
 func hostCachePath() string {
-	if os.Getenv("MCR_NO_CACHE") != "" || runtime.GOOS != "linux" {
-		return ""
-	}
-	dir, err := os.UserCacheDir()
-	if err != nil {
+	dir := cacheDir()
+	if dir == "" {
 		return ""
 	}
 	for _, name := range []string{os.Getenv("CC"), "cc", "gcc"} {
@@ -127,7 +145,7 @@ func hostCachePath() string {
 		}
 		key := fmt.Sprintf("%d|%s|%s|%s|%s|%d|%d", hostCacheVersion, runtime.GOOS, runtime.GOARCH, name, real, fi.Size(), fi.ModTime().UnixNano())
 		sum := sha256.Sum256([]byte(key))
-		return filepath.Join(dir, "mcr", "cc-"+hex.EncodeToString(sum[:8])+".json")
+		return filepath.Join(dir, "cc-"+hex.EncodeToString(sum[:8])+".json")
 	}
 	return ""
 }

@@ -1,6 +1,12 @@
 package cfront
 
-import "mcr/program"
+import (
+	"regexp"
+	"strings"
+
+	"mcr/program"
+	"modernc.org/cc/v4"
+)
 
 // This file holds the C library functions mcr runs as C code: <string.h>'s
 // mem* and str* functions, atoi/atol and abs/labs/llabs. They are written
@@ -20,6 +26,67 @@ import "mcr/program"
 // Only functions whose result is fully determined by memory are here,
 // and ftw/nftw with one of their behaviours (libcPartial);
 // formatted I/O (sscanf, sprintf) and locale-dependent ones are not.
+
+// A translation unit has the library only if the program's text or -D
+// definitions name one of its functions (mentionsLibc): parsing and
+// checking it is about a sixth of the load of a small program (issue 17).
+// A call the text does not show (a macro of a quoted or system header)
+// makes the compiler bail out with errNeedLibc, and the program is
+// compiled again with the library. Without it, placeholders take the ids
+// its functions take (placeLibc), so that every other object has the same
+// id, and every pointer the same value, either way.
+
+// errNeedLibc is the compiler's bail-out for a call of a library function
+// when the translation unit was built without the library.
+var errNeedLibc = &compileError{msg: "a library function needs the C library source"}
+
+// libcWords matches a name of the library in a program's text.
+var libcWords = func() *regexp.Regexp {
+	var names []string
+	for n := range libcFuncs {
+		names = append(names, n)
+	}
+	return regexp.MustCompile(`\b(__mcr_\w+|` + strings.Join(names, "|") + `)\b`)
+}()
+
+// mentionsLibc reports whether src or a -D definition names a library
+// function (or a __mcr_ name).
+func mentionsLibc(src []byte, defines []string) bool {
+	if libcWords.Match(src) {
+		return true
+	}
+	for _, d := range defines {
+		if libcWords.MatchString(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// libcOrder is the library's functions in the order of their definitions
+// in libcSource: the order in which they take static ids.
+var libcOrder = func() []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`(?m)^\S[^\n]*?\b(__mcr_\w+)\(`).FindAllStringSubmatch(libcSource, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}()
+
+// placeLibc adds, when the translation unit has no library, a placeholder
+// static for each of its functions where the library's definitions would
+// be: before the first external declaration that is not cc/v4's builtin
+// declarations. Nothing can name them (the library's names are only
+// reached through calls, which then need the library).
+func (c *compiler) placeLibc(ed *cc.ExternalDeclaration) {
+	if !c.noLibc || c.libcPlaced || ed.Position().Filename == "<builtin>" {
+		return
+	}
+	c.libcPlaced = true
+	for _, name := range libcOrder {
+		c.addStatic(&static{name: name, kind: kFunc, fn: &function{name: name, entry: -1}})
+	}
+}
 
 // pos is the source position of th's current instruction; inside a
 // library function, whose code has none, the position of the call that

@@ -111,12 +111,19 @@ func Load(path string, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadSource(path, src, opts)
+	return loadSource(path, src, opts, true)
 }
 
 // LoadSource is Load for source text already in memory; name is used in
 // positions and errors.
 func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
+	return loadSource(name, src, opts, false)
+}
+
+// loadSource is Load and LoadSource; cacheGuard lets the guard pass use
+// its cache (guardcache.go): set for files, whose path names a cache slot,
+// not for generated programs, which would only churn the slots.
+func loadSource(name string, src []byte, opts Options, cacheGuard bool) (p *Program, err error) {
 	cfg, err := config()
 	if err != nil {
 		return nil, err
@@ -167,47 +174,71 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 		return nil, err
 	}
 	cfg.ExpansionLimit = expansionLimit(sourceSize(files))
+	// The library in C (libc.go) only if the program may call it: it is
+	// about a sixth of the parse of a small program. A call found while
+	// compiling without it compiles the program again with it.
+	withLibc := mentionsLibc(src, opts.Defines)
 	sources := func() []cc.Source {
-		return []cc.Source{
+		srcs := []cc.Source{
 			{Name: "<predefined>", Value: cfg.Predefined},
 			{Name: "<builtin>", Value: cc.Builtin},
 			{Name: "<defines>", Value: defs.String()},
+		}
+		if withLibc {
 			// before the program, so that its macros (SV-COMP's scull.c
 			// has #define char int) do not rewrite the library (libc.go)
-			{Name: "<libc>", Value: libcSource},
-			{Name: name, Value: src},
+			srcs = append(srcs, cc.Source{Name: "<libc>", Value: libcSource})
+		}
+		return append(srcs,
+			cc.Source{Name: name, Value: src},
 			// cc/v4 loops forever when the translation unit ends right
 			// after some tokens (a lone "*"); a final declaration keeps it
 			// from meeting the end of input there (found by FuzzLoad).
-			{Name: "<end>", Value: "\nstruct __mcr_end_of_input;\n"},
-		}
+			cc.Source{Name: "<end>", Value: "\nstruct __mcr_end_of_input;\n"})
 	}
 	// Preprocessing errors (a missing header) first: after one, cc/v4's
 	// parser can loop at the end of input (also found by FuzzLoad). The
-	// output is only checked for nesting that macros built.
-	if err := cc.Preprocess(cfg, sources(), &nestingWriter{}); err != nil {
-		if errors.Is(err, errTooDeep) {
-			return nil, tooDeep(name, files)
-		}
-		if strings.Contains(err.Error(), "expansion limit") {
-			if cyc := includeCycle(name, files, true); cyc != nil {
-				return nil, cyc
+	// output is only checked for nesting that macros built. A pass that
+	// succeeded on the same input before is not repeated (guardcache.go).
+	var guard *guardCache
+	if cacheGuard {
+		guard = newGuardCache(name, src, defs.String(), cfg)
+	}
+	if !guard.hit() {
+		pcfg := *cfg
+		pcfg.FS = guard.fs(cfg.FS)
+		if err := cc.Preprocess(&pcfg, sources(), &nestingWriter{}); err != nil {
+			if errors.Is(err, errTooDeep) {
+				return nil, tooDeep(name, files)
 			}
+			if strings.Contains(err.Error(), "expansion limit") {
+				if cyc := includeCycle(name, files, true); cyc != nil {
+					return nil, cyc
+				}
+			}
+			return nil, tidyError(err)
 		}
-		return nil, tidyError(err)
+		guard.store()
 	}
 	preprocessing = false
-	ast, err := cc.Translate(cfg, sources())
-	if err != nil {
-		return nil, tidyError(err)
-	}
-	c := newCompiler(name, ast)
-	c.markers = lineMarkers(src)
-	c.spurious, c.noSpinAwait, c.randInputs = opts.SpuriousWakeups, opts.NoSpinAwait, opts.RandInputs
-	c.failingLocks = opts.FailingLocks
-	p, err = c.compile()
-	if err != nil {
-		return nil, err
+	for {
+		ast, err := cc.Translate(cfg, sources())
+		if err != nil {
+			return nil, tidyError(err)
+		}
+		c := newCompiler(name, ast)
+		c.markers = lineMarkers(src)
+		c.spurious, c.noSpinAwait, c.randInputs = opts.SpuriousWakeups, opts.NoSpinAwait, opts.RandInputs
+		c.failingLocks, c.noLibc = opts.FailingLocks, !withLibc
+		p, err = c.compile()
+		if errors.Is(err, errNeedLibc) && !withLibc {
+			withLibc = true // the library has no macros: the guard pass stands
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
 	}
 	p.maxEvents, p.maxThreads, p.stepLimit = opts.MaxEvents, opts.MaxThreads, opts.StepLimit
 	p.noIdleStop = opts.NoSpinAwait
