@@ -105,7 +105,7 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			}
 			return result(id)
 		}
-		child := x.p.Thread(program.ChildName(th.name, th.nforks))
+		child := x.p.child(th.id, th.name, th.nforks)
 		x.stop(th, program.Fork, 0, 0, int64(child))
 		return true
 	case bJoin:

@@ -69,6 +69,11 @@ type threadNames struct {
 	// interned: every execution's Trace shares it (read only). Building
 	// it per Trace call was 3% of RVF-SMC's time on lastzero (issue 17).
 	table []program.Thread
+	// kids[parent][k] is the id of parent's (k+1)-th child, once interned
+	// (child): a pthread_create then needs neither the child's name
+	// (fmt) nor a string hash, 3% of ReadsFrom-SMC's time on lastzero
+	// and readers (issue 17).
+	kids [][]program.ThreadID
 }
 
 // newThreadNames returns a table holding the main thread as id 0.
@@ -153,6 +158,33 @@ func (p *Program) Thread(name string) program.ThreadID {
 	id := program.ThreadID(len(t.names))
 	t.names = append(t.names, name)
 	t.ids[name] = id
+	return id
+}
+
+// child returns the id of the (k+1)-th thread that thread parent (named
+// name) creates: Thread(program.ChildName(name, k)), cached per (parent,
+// k).
+func (p *Program) child(parent program.ThreadID, name string, k int) program.ThreadID {
+	t := p.threads
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if int(parent) < len(t.kids) && k < len(t.kids[parent]) && t.kids[parent][k] >= 0 {
+		return t.kids[parent][k]
+	}
+	cname := program.ChildName(name, k)
+	id, ok := t.ids[cname]
+	if !ok {
+		id = program.ThreadID(len(t.names))
+		t.names = append(t.names, cname)
+		t.ids[cname] = id
+	}
+	for int(parent) >= len(t.kids) {
+		t.kids = append(t.kids, nil)
+	}
+	for k >= len(t.kids[parent]) {
+		t.kids[parent] = append(t.kids[parent], -1)
+	}
+	t.kids[parent][k] = id
 	return id
 }
 
