@@ -143,6 +143,10 @@ type execution struct {
 	outcome program.Outcome
 	// the thread currently running local code (for errors)
 	cur *thread
+	// objSlab and byteSlab: the free rest of the blocks newObject takes
+	// objects and small objects' data from
+	objSlab  []object
+	byteSlab []byte
 	// silent suppresses events: an atomic builtin on a private object
 	silent bool
 	// bounded is set when a thread reached the event bound
@@ -607,11 +611,37 @@ func (x *execution) alloc(th *thread, size int64, kind objKind, name string) int
 		return 0
 	}
 	x.heapBytes += size
-	o := &object{data: make([]byte, size), kind: kind, shared: kind == kHeap, name: name}
+	o := x.newObject(size)
+	o.kind, o.shared, o.name = kind, kind == kHeap, name
 	x.dyn[th.id] = append(x.dyn[th.id], o)
 	id := uint32(dynBit | int(th.id)<<dynThreadShift | th.nallocs)
 	th.nallocs++
 	return mkPtr(id, 0)
+}
+
+// newObject returns a zeroed object with size bytes of zeroed data. Small
+// objects and their data come from blocks the execution allocates a few
+// at a time (every call's frame variables are objects: allocating each on
+// its own was a tenth of ReadsFrom-SMC's allocations, issue 17); an
+// object's data never grows, so blocks are never reallocated.
+func (x *execution) newObject(size int64) *object {
+	if len(x.objSlab) == cap(x.objSlab) {
+		x.objSlab = make([]object, 0, 8)
+	}
+	x.objSlab = x.objSlab[:len(x.objSlab)+1]
+	o := &x.objSlab[len(x.objSlab)-1]
+	const small, block = 64, 512
+	if size > small {
+		o.data = make([]byte, size)
+		return o
+	}
+	if int64(cap(x.byteSlab)-len(x.byteSlab)) < size {
+		x.byteSlab = make([]byte, 0, block)
+	}
+	n := len(x.byteSlab)
+	x.byteSlab = x.byteSlab[:n+int(size)]
+	o.data = x.byteSlab[n : n+int(size) : n+int(size)]
+	return o
 }
 
 // release frees a heap block or a dead frame variable and credits its bytes
@@ -655,6 +685,16 @@ func (x *execution) call(th *thread, fn *function, args []int64, retPC int32) {
 		return
 	}
 	base := int32(len(th.slots))
+	// A thread's first call: room for its usual operand stack and frames
+	// at once, instead of growing them an element at a time (cap 0 means
+	// len 0: nothing is lost).
+	if cap(th.stack) == 0 {
+		th.stack = make([]int64, 0, 16)
+	}
+	if cap(th.frames) == 0 {
+		th.frames = make([]frame, 0, 4)
+	}
+	th.slots = slices.Grow(th.slots, fn.nslots)
 	for i := 0; i < fn.nslots; i++ {
 		var v int64
 		if i < len(args) {
