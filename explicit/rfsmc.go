@@ -202,6 +202,9 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 		return false
 	}
 	program.RunDefault(x)
+	if c, ok := s.p.(*copyStart); ok {
+		c.Observe(len(x.Trace().Events))
+	}
 	// Line 3: τ' := τ·Ê.
 	base, whole := s.extend(base, x.Trace())
 	if explore.HasTrylock(s.tr) {

@@ -9,6 +9,7 @@ package explicit
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"mcr/program"
 )
@@ -23,7 +24,14 @@ type copyStart struct {
 	program.Program
 	once sync.Once
 	x0   program.Execution // nil: no copies
+	// events is the length of the last execution's trace (Observe): a
+	// copy makes room for about as many events (program.Reserver), as a
+	// trace grown an event at a time was a sixth of rf's allocation.
+	events atomic.Int64
 }
+
+// Observe tells c the length of an execution's trace.
+func (c *copyStart) Observe(events int) { c.events.Store(int64(events)) }
 
 // startCopies returns p with copied starts (copyStart).
 func startCopies(p program.Program) program.Program {
@@ -44,5 +52,11 @@ func (c *copyStart) Start() program.Execution {
 	if c.x0 == nil {
 		return c.Program.Start()
 	}
-	return c.x0.(program.Cloner).Clone()
+	x := c.x0.(program.Cloner).Clone()
+	if r, ok := x.(program.Reserver); ok {
+		if n := int(c.events.Load()); n > 0 {
+			r.Reserve(n + n/8 + 4)
+		}
+	}
+	return x
 }

@@ -188,6 +188,14 @@ func (p *Program) child(parent program.ThreadID, name string, k int) program.Thr
 	return id
 }
 
+// threadCount returns the number of threads interned so far.
+func (p *Program) threadCount() int {
+	t := p.threads
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.names)
+}
+
 // threadName returns the name of thread id, "?" if it is unknown.
 func (p *Program) threadName(id program.ThreadID) string {
 	t := p.threads

@@ -132,6 +132,23 @@ type thread struct {
 	loops   []loopMark
 }
 
+// threadBlock is a thread allocated with room for its first operand stack
+// and frames: a pthread_create then allocates once, not three times
+// (issue 17). The slices point into the block until they grow.
+type threadBlock struct {
+	th     thread
+	stack  [16]int64
+	frames [4]frame
+}
+
+// newThread returns a new thread (threadBlock).
+func newThread(id program.ThreadID, name string) *thread {
+	b := &threadBlock{}
+	b.th.id, b.th.name = id, name
+	b.th.stack, b.th.frames = b.stack[:0], b.frames[:0]
+	return &b.th
+}
+
 type execution struct {
 	p       *Program
 	statics []*object // by static id; function objects shared (funcObjects)
@@ -218,7 +235,8 @@ func (p *Program) Start() program.Execution {
 	x.trace.LocNames = p.LocName
 	x.trace.Init = x.initValue
 	x.trace.Model = p.model
-	main := &thread{id: 0, name: "0", begun: true}
+	main := newThread(0, "0")
+	main.begun = true
 	x.addThread(main)
 	x.call(main, p.mainFn, p.mainArgs[:min(len(p.mainArgs), p.mainFn.nparams)], -1) // main(void) takes none
 	x.run(main)
@@ -227,6 +245,12 @@ func (p *Program) Start() program.Execution {
 
 func (x *execution) addThread(t *thread) {
 	x.nthreads++
+	if int(t.id) >= cap(x.threads) {
+		// room for every thread the program has had at once: growing by
+		// one thread at a time was 3% of rf's time (issue 17)
+		n := max(int(t.id)+1, x.p.threadCount())
+		x.threads, x.dyn = slices.Grow(x.threads, max(0, n-len(x.threads))), slices.Grow(x.dyn, max(0, n-len(x.dyn)))
+	}
 	for int(t.id) >= len(x.threads) {
 		x.threads = append(x.threads, nil)
 	}
@@ -234,6 +258,13 @@ func (x *execution) addThread(t *thread) {
 	for int(t.id) >= len(x.dyn) {
 		x.dyn = append(x.dyn, nil)
 	}
+}
+
+var _ program.Reserver = (*execution)(nil)
+
+// Reserve implements program.Reserver.
+func (x *execution) Reserve(events int) {
+	x.trace.Events = slices.Grow(x.trace.Events, max(0, events-len(x.trace.Events)))
 }
 
 // Threads implements program.Execution.
