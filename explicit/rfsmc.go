@@ -168,6 +168,9 @@ type rfSMC struct {
 	h     *hbOrder  // happens-before of the current execution
 	trPos []int32   // per seq position: trace position
 	pos   [][]int32 // per thread: seq position of each of its events
+	// spare is the buffer of a trace before seq (extend), posBuf pos's
+	spare  []rfNode
+	posBuf []int32
 	guide program.Schedule
 	// scratch for instances and guided witnesses
 	evBuf  []program.Event
@@ -251,7 +254,13 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 // execution ended before some event of τ, it only sets tr and h, leaves
 // seq alone and returns false.
 func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
-	h := newRFOrder(tr)
+	// The clocks of the last trace are dead by now (every use of s.h
+	// ends within its call): the new ones take their storage.
+	var buf []int32
+	if s.h != nil {
+		buf = s.h.clocks.Flat()
+	}
+	h := newRFOrderIn(tr, buf)
 	s.tr, s.h, s.guide = tr, h, nil // guide: made when GetWitness needs it (decide)
 	for _, n := range s.seq[:base] {
 		if id := n.ev.ID(); int(id.Index) >= len(h.At[id.Thread]) && !n.ev.Is(program.RMWWrite) {
@@ -274,7 +283,13 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 		return program.InitID
 	}
 	tau := s.seq[:base]
-	out := make([]rfNode, 0, len(tr.Events))
+	// out goes into the spare buffer unless that is τ's: τ's is garbage
+	// once out is made (the callers up the recursion go on from seq,
+	// which out replaces), and becomes the spare.
+	out := s.spare[:0]
+	if cap(out) == 0 || cap(tau) > 0 && &out[:1][0] == &tau[:1][0] {
+		out = make([]rfNode, 0, len(tr.Events)+len(tr.Events)/4)
+	}
 	nt := make([]int32, h.K) // events of τ per thread
 	for i := 0; i < len(tau); i++ {
 		n := tau[i]
@@ -315,11 +330,14 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 			out = append(out, n)
 		}
 	}
-	s.seq = out
-	s.trPos = make([]int32, len(out))
-	s.pos = make([][]int32, h.K)
+	s.spare, s.seq = s.seq, out
+	s.trPos = slices.Grow(s.trPos[:0], len(out))[:len(out)]
+	flat := slices.Grow(s.posBuf[:0], len(tr.Events))[:len(tr.Events)]
+	clear(flat)
+	s.posBuf = flat
+	s.pos = slices.Grow(s.pos[:0], h.K)[:h.K]
 	for t := range s.pos {
-		s.pos[t] = make([]int32, len(h.At[t]))
+		s.pos[t], flat = flat[:len(h.At[t]):len(h.At[t])], flat[len(h.At[t]):]
 	}
 	for p := range out {
 		id := out[p].ev.ID()
@@ -335,7 +353,7 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	n := len(s.seq)
 	writes := map[locKey][]int32{}            // write-like nodes per location or lock
 	index := map[locKey]*program.WriteIndex{} // writes grouped by thread, built on first use
-	readers := map[program.EventID][]int32{}  // reads per source
+	var readers map[program.EventID][]int32 // reads per source, made for the first RMW
 	for p := range s.seq {
 		e := &s.seq[p].ev
 		switch e.Kind {
@@ -343,9 +361,18 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 			writes[locKey{e.Loc, false}] = append(writes[locKey{e.Loc, false}], int32(p))
 		case program.Release:
 			writes[locKey{e.Loc, true}] = append(writes[locKey{e.Loc, true}], int32(p))
-		case program.Read:
-			readers[s.seq[p].src] = append(readers[s.seq[p].src], int32(p))
 		}
+	}
+	readersOf := func(w program.EventID) []int32 {
+		if readers == nil {
+			readers = map[program.EventID][]int32{}
+			for p := range s.seq {
+				if s.seq[p].ev.Kind == program.Read {
+					readers[s.seq[p].src] = append(readers[s.seq[p].src], int32(p))
+				}
+			}
+		}
+		return readers[w]
 	}
 	polls := 0 // read-like events seen: the context is polled every 64 (and in tryRead)
 	for r := 0; r < n; r++ {
@@ -378,7 +405,7 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 			}
 			if nr.ev.Is(program.RMW) {
 				w1 := program.EventID{Thread: nr.ev.Thread, Index: nr.ev.Index + 1}
-				for _, r2 := range readers[w1] {
+				for _, r2 := range readersOf(w1) {
 					if isNew(r2) || isNew(r2+1) || isNew(int32(s.pos[w1.Thread][w1.Index])) {
 						s.tryReverse(r, int(r2))
 					}

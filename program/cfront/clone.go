@@ -49,13 +49,33 @@ func (x *execution) Clone() program.Execution {
 		n += len(d)
 	}
 	own := make([]object, 0, n) // the copies, allocated together
+	// and their data: one allocation, not one per object (a copied start
+	// of rf copies every global, issue 17)
+	size := 0
+	for _, o := range x.statics {
+		if o != nil && o.kind != kFunc && o.kind != kString {
+			size += len(o.data)
+		}
+	}
+	for _, d := range x.dyn {
+		for _, o := range d {
+			if o != nil && o.kind != kFunc && o.kind != kString {
+				size += len(o.data)
+			}
+		}
+	}
+	bytes := make([]byte, 0, size)
 	cp := func(o *object) *object {
 		if o == nil || o.kind == kFunc || o.kind == kString {
 			return o // shared by every execution, or read-only (Start shares their data)
 		}
 		own = append(own, *o)
 		c := &own[len(own)-1]
-		c.data = slices.Clone(o.data)
+		if o.data != nil {
+			k := len(bytes)
+			bytes = append(bytes, o.data...)
+			c.data = bytes[k:len(bytes):len(bytes)]
+		}
 		c.undef = slices.Clone(o.undef)
 		c.symCells = maps.Clone(o.symCells)
 		if objs != nil {
