@@ -171,7 +171,7 @@ type rfSMC struct {
 	// spare is the buffer of a trace before seq (extend), posBuf pos's
 	spare  []rfNode
 	posBuf []int32
-	guide program.Schedule
+	guide  program.Schedule
 	// scratch for instances and guided witnesses
 	evBuf  []program.Event
 	srcBuf [][]program.EventID
@@ -353,7 +353,7 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	n := len(s.seq)
 	writes := map[locKey][]int32{}            // write-like nodes per location or lock
 	index := map[locKey]*program.WriteIndex{} // writes grouped by thread, built on first use
-	var readers map[program.EventID][]int32 // reads per source, made for the first RMW
+	var readers map[program.EventID][]int32   // reads per source, made for the first RMW
 	for p := range s.seq {
 		e := &s.seq[p].ev
 		switch e.Kind {
