@@ -213,7 +213,7 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	if explore.HasTrylock(s.tr) {
 		s.sink.Extra("trylocks", 1) // both outcomes explored (rfTrylock)
 	}
-	if s.sink.Execution(x) || s.races.report(s.ctx, s.tr, s.h, nil) {
+	if s.sink.executionIndexed(x, s.h.TraceIndex) || s.races.report(s.ctx, s.tr, s.h, nil) {
 		return true
 	}
 	if !whole {

@@ -22,8 +22,11 @@ type Program struct {
 	statics []*static
 	// funcObjs holds, by static id, the objects of functions, which every
 	// execution shares (nil for the other statics); nfuncs counts them
-	funcObjs   []*object
-	nfuncs     int
+	funcObjs []*object
+	nfuncs   int
+	// ownStatics lists the ids of the statics every execution has its own
+	// object of, in order: not functions, not strings (Clone)
+	ownStatics []int32
 	strs       []string
 	mainFn     *function
 	exitHook   *function // runs key destructors at thread exit; nil if no key has one (tsd.go)
@@ -329,6 +332,18 @@ func scalarAt(t cc.Type, off int64) (uint8, bool) {
 // functions (every prototype of the system headers), and copying their
 // objects was most of the memory a run of a small program allocated per
 // execution (issue 17).
+// ownStatics returns the ids of the statics that are neither functions
+// nor strings.
+func ownStatics(statics []*static) []int32 {
+	var ids []int32
+	for i, s := range statics {
+		if s.kind != kFunc && s.kind != kString {
+			ids = append(ids, int32(i))
+		}
+	}
+	return ids
+}
+
 func funcObjects(statics []*static) (objs []*object, n int) {
 	objs = make([]*object, len(statics))
 	for i, s := range statics {

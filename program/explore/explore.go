@@ -227,13 +227,20 @@ type Summary struct {
 }
 
 // Summarize returns the summary of the finished execution x.
-func Summarize(x program.Execution) Summary {
+func Summarize(x program.Execution) Summary { return SummarizeIndexed(x, nil) }
+
+// SummarizeIndexed is Summarize for an explorer that has indexed x's trace
+// already (ix, program.NewTraceIndex(x.Trace())); nil: Summarize indexes it.
+func SummarizeIndexed(x program.Execution, ix *program.TraceIndex) Summary {
 	tr := x.Trace()
 	_, out := x.Done()
 	// One index and one buffer for both keys, digested as bytes: the
 	// strings and a second index were a tenth of ReadsFrom-SMC's time
 	// per execution (issue 17).
-	x0 := program.NewTraceIndex(tr)
+	x0 := ix
+	if x0 == nil || x0.T != tr || len(x0.T.Events) != len(tr.Events) {
+		x0 = program.NewTraceIndex(tr)
+	}
 	b := program.AppendRFKey(make([]byte, 0, 16*len(tr.Events)), x0)
 	s := Summary{Events: len(tr.Events), Kind: out.Kind, RF: digest(b)}
 	if out.Kind == program.Bounded {
