@@ -133,17 +133,19 @@ func (s *rfSMC) simulate(order []rfNode) bool {
 		count[order[j].ev.Thread]++
 	}
 	next, forked := count[k:2*k], count[2*k:]
-	if s.sim.last == nil {
-		s.sim.last, s.sim.held, s.sim.holder = map[locKey]program.EventID{}, map[program.Loc]bool{}, map[program.Loc]program.EventID{}
+	if s.sim.held == nil {
+		s.sim.last = [2]map[program.Loc]program.EventID{{}, {}}
+		s.sim.held, s.sim.holder = map[program.Loc]bool{}, map[program.Loc]program.EventID{}
 	}
-	last := s.sim.last // last write or release
+	last := s.sim.last // last write [0] or release [1]
 	held := s.sim.held
 	holder := s.sim.holder // the acquire holding each held lock
-	clear(last)
+	clear(last[0])
+	clear(last[1])
 	clear(held)
 	clear(holder)
 	lastOf := func(e *program.Event) program.EventID {
-		if id, ok := last[locKey{e.Loc, e.Kind.IsLock()}]; ok {
+		if id, ok := last[btoi(e.Kind.IsLock())][e.Loc]; ok {
 			return id
 		}
 		return program.InitID
@@ -165,7 +167,7 @@ func (s *rfSMC) simulate(order []rfNode) bool {
 				return false
 			}
 		case program.Write:
-			last[locKey{e.Loc, false}] = e.ID()
+			last[0][e.Loc] = e.ID()
 		case program.Acquire:
 			if held[e.Loc] || lastOf(e) != n.src {
 				return false
@@ -179,7 +181,7 @@ func (s *rfSMC) simulate(order []rfNode) bool {
 			}
 		case program.Release:
 			held[e.Loc] = false
-			last[locKey{e.Loc, true}] = e.ID()
+			last[1][e.Loc] = e.ID()
 		case program.Fork:
 			forked[e.Value] = 1
 		case program.Join:
