@@ -178,8 +178,9 @@ type rfSMC struct {
 	order  []rfNode
 	rest   []rfNode
 	sorted []rfNode // inExecutionOrder's result
-	// rankBuf: inExecutionOrder's keys
+	// rankBuf: inExecutionOrder's keys; visBuf: visible's result
 	rankBuf []uint64
+	visBuf  []int32
 	sim     struct { // simulate's
 		count  []int32
 		last   [2]map[program.Loc]program.EventID // by location [0] and lock [1]
@@ -468,9 +469,10 @@ func (s *rfSMC) visible(r int, ix *program.WriteIndex) (vis []int32, initVisible
 		}
 		return h.before(s.trPos[a], h.row(s.trPos[b]))
 	}
-	initVisible = ix.Visible(int32(r), before, func(w int32) { vis = append(vis, w) })
-	slices.Reverse(vis)
-	return vis, initVisible
+	// in s.visBuf: detect is done with one read's writes before it asks
+	// for the next read's
+	s.visBuf, initVisible = ix.AppendVisible(int32(r), before, s.visBuf[:0])
+	return s.visBuf, initVisible
 }
 
 // tryRead tries eR = seq[r] reading from eW = seq[w] (init if w < 0), a
@@ -784,7 +786,7 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 	fast := s.guided(p, sigma)
 	if fast != nil && !s.validate {
 		s.sink.Extra("guided_witnesses", 1)
-		sched := make(program.Schedule, 0, len(fast))
+		sched := make(program.Schedule, 0, len(s.order))
 		for j := range s.order { // the nodes of fast
 			if !s.order[j].ev.Is(program.RMWWrite) {
 				sched = append(sched, s.order[j].ev.ID())

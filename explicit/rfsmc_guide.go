@@ -14,7 +14,8 @@ import (
 )
 
 // guided returns a witness of seq[:p]·σ built from the order of E·Ê, or
-// nil. It tries σ's head as late as it can go (after its source and its
+// nil; the witness is s.order, and the result is empty unless s.validate
+// (decide needs it as a Witness only to validate it). It tries σ's head as late as it can go (after its source and its
 // thread's events, up to the next access to its location), then as early
 // (right after its source, with the causal past of its thread pulled
 // forward).
@@ -48,6 +49,10 @@ func (s *rfSMC) guided(p int, sigma []rfNode) program.Witness {
 	s.order = slices.Insert(append(s.order[:0], rest...), i, sigma[:nh]...)
 	if !s.simulate(s.order) && (last < src || !s.early(rest, sigma[:nh], src, last)) {
 		return nil
+	}
+	if !s.validate {
+		// decide reads the witness off s.order
+		return program.Witness{}
 	}
 	w := make(program.Witness, len(s.order))
 	for j := range s.order {
