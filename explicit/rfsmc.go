@@ -79,10 +79,10 @@ package explicit
 // found all the same).
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"slices"
-	"sort"
-	"strconv"
 
 	"mcr/program"
 	"mcr/program/explore"
@@ -103,7 +103,7 @@ func ReadsFromSMC(ctx context.Context, p program.Program, opts explore.Options) 
 // same for every number of workers.
 func ReadsFromSMCWorkers(ctx context.Context, p program.Program, opts explore.Options, workers int) *explore.Result {
 	return runSMC("rf", opts, workers, func(root *smcCtx) {
-		s := &rfSMC{ctx: ctx, p: p, sched: map[int]*rfSchedules{}, validate: opts.Validate, sink: root}
+		s := &rfSMC{ctx: ctx, p: startCopies(p), sched: map[int]*rfSchedules{}, validate: opts.Validate, sink: root}
 		s.races = raceReporter{sink: root}
 		s.call(0, nil)
 	})
@@ -168,12 +168,25 @@ type rfSMC struct {
 	h     *hbOrder  // happens-before of the current execution
 	trPos []int32   // per seq position: trace position
 	pos   [][]int32 // per thread: seq position of each of its events
-	guide program.Schedule
+	// spare is the buffer of a trace before seq (extend), posBuf pos's
+	spare  []rfNode
+	posBuf []int32
+	guide  program.Schedule
 	// scratch for instances and guided witnesses
 	evBuf  []program.Event
 	srcBuf [][]program.EventID
 	order  []rfNode
 	rest   []rfNode
+	sorted []rfNode // inExecutionOrder's result
+	// rankBuf: inExecutionOrder's keys; visBuf: visible's result
+	rankBuf []uint64
+	visBuf  []int32
+	sim     struct { // simulate's
+		count  []int32
+		last   [2]map[program.Loc]program.EventID // by location [0] and lock [1]
+		held   map[program.Loc]bool
+		holder map[program.Loc]program.EventID
+	}
 }
 
 // call is ReadsFrom-SMC(τ, E) with τ = seq[:base]. It returns true if the
@@ -193,12 +206,15 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 		return false
 	}
 	program.RunDefault(x)
+	if c, ok := s.p.(*copyStart); ok {
+		c.Observe(len(x.Trace().Events))
+	}
 	// Line 3: τ' := τ·Ê.
 	base, whole := s.extend(base, x.Trace())
 	if explore.HasTrylock(s.tr) {
 		s.sink.Extra("trylocks", 1) // both outcomes explored (rfTrylock)
 	}
-	if s.sink.Execution(x) || s.races.report(s.ctx, s.tr, s.h, nil) {
+	if s.sink.executionIndexed(x, s.h.TraceIndex) || s.races.report(s.ctx, s.tr, s.h, nil) {
 		return true
 	}
 	if !whole {
@@ -239,17 +255,28 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 // execution ended before some event of τ, it only sets tr and h, leaves
 // seq alone and returns false.
 func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
-	h := newRFOrder(tr)
-	s.tr, s.h, s.guide = tr, h, tr.Schedule()
+	// The clocks of the last trace are dead by now (every use of s.h
+	// ends within its call): the new ones take their storage.
+	var buf []int32
+	if s.h != nil {
+		buf = s.h.clocks.Flat()
+	}
+	h := newRFOrderIn(tr, buf)
+	s.tr, s.h, s.guide = tr, h, nil // guide: made when GetWitness needs it (decide)
 	for _, n := range s.seq[:base] {
 		if id := n.ev.ID(); int(id.Index) >= len(h.At[id.Thread]) && !n.ev.Is(program.RMWWrite) {
 			return base, false
 		}
 	}
-	holds := lockHolders(tr)
+	var holds []int32 // lockHolders, made at the first failed trylock
 	srcID := func(i int32) program.EventID {
-		if tr.Events[i].Kind == program.LockFail && holds[i] >= 0 {
-			return tr.Events[holds[i]].ID()
+		if tr.Events[i].Kind == program.LockFail {
+			if holds == nil {
+				holds = lockHolders(tr)
+			}
+			if holds[i] >= 0 {
+				return tr.Events[holds[i]].ID()
+			}
 		}
 		if j := h.Src[i]; j >= 0 {
 			return tr.Events[j].ID()
@@ -257,7 +284,13 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 		return program.InitID
 	}
 	tau := s.seq[:base]
-	out := make([]rfNode, 0, len(tr.Events))
+	// out goes into the spare buffer unless that is τ's: τ's is garbage
+	// once out is made (the callers up the recursion go on from seq,
+	// which out replaces), and becomes the spare.
+	out := s.spare[:0]
+	if cap(out) == 0 || cap(tau) > 0 && &out[:1][0] == &tau[:1][0] {
+		out = make([]rfNode, 0, len(tr.Events)+len(tr.Events)/4)
+	}
 	nt := make([]int32, h.K) // events of τ per thread
 	for i := 0; i < len(tau); i++ {
 		n := tau[i]
@@ -298,11 +331,14 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 			out = append(out, n)
 		}
 	}
-	s.seq = out
-	s.trPos = make([]int32, len(out))
-	s.pos = make([][]int32, h.K)
+	s.spare, s.seq = s.seq, out
+	s.trPos = slices.Grow(s.trPos[:0], len(out))[:len(out)]
+	flat := slices.Grow(s.posBuf[:0], len(tr.Events))[:len(tr.Events)]
+	clear(flat)
+	s.posBuf = flat
+	s.pos = slices.Grow(s.pos[:0], h.K)[:h.K]
 	for t := range s.pos {
-		s.pos[t] = make([]int32, len(h.At[t]))
+		s.pos[t], flat = flat[:len(h.At[t]):len(h.At[t])], flat[len(h.At[t]):]
 	}
 	for p := range out {
 		id := out[p].ev.ID()
@@ -316,19 +352,34 @@ func (s *rfSMC) extend(base int, tr *program.Trace) (int, bool) {
 // source of an unmarked read (or acquire) eR where eR or eW is new.
 func (s *rfSMC) detect(base int, x program.Execution) {
 	n := len(s.seq)
-	writes := map[locKey][]int32{}            // write-like nodes per location or lock
-	index := map[locKey]*program.WriteIndex{} // writes grouped by thread, built on first use
-	readers := map[program.EventID][]int32{}  // reads per source
+	// Write-like nodes per location [0] or lock [1], and grouped by thread
+	// (built on first use): maps with integer keys (a struct key's
+	// generic hash was 2% of rf's time, issue 17).
+	var writes [2]map[program.Loc][]int32
+	var index [2]map[program.Loc]*program.WriteIndex
+	for k := range writes {
+		writes[k], index[k] = map[program.Loc][]int32{}, map[program.Loc]*program.WriteIndex{}
+	}
+	var readers map[program.EventID][]int32 // reads per source, made for the first RMW
 	for p := range s.seq {
 		e := &s.seq[p].ev
 		switch e.Kind {
 		case program.Write:
-			writes[locKey{e.Loc, false}] = append(writes[locKey{e.Loc, false}], int32(p))
+			writes[0][e.Loc] = append(writes[0][e.Loc], int32(p))
 		case program.Release:
-			writes[locKey{e.Loc, true}] = append(writes[locKey{e.Loc, true}], int32(p))
-		case program.Read:
-			readers[s.seq[p].src] = append(readers[s.seq[p].src], int32(p))
+			writes[1][e.Loc] = append(writes[1][e.Loc], int32(p))
 		}
+	}
+	readersOf := func(w program.EventID) []int32 {
+		if readers == nil {
+			readers = map[program.EventID][]int32{}
+			for p := range s.seq {
+				if s.seq[p].ev.Kind == program.Read {
+					readers[s.seq[p].src] = append(readers[s.seq[p].src], int32(p))
+				}
+			}
+		}
+		return readers[w]
 	}
 	polls := 0 // read-like events seen: the context is polled every 64 (and in tryRead)
 	for r := 0; r < n; r++ {
@@ -343,11 +394,13 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 		isNew := func(p int32) bool { return rNew || int(p) >= base || int(p) < n && s.seq[p].fresh }
 		if !nr.marked {
 			// Lines 5-6: eW may be init or any write of the location.
-			lk := locKey{nr.ev.Loc, nr.ev.Kind.IsLock()}
-			if index[lk] == nil {
-				index[lk] = program.NewWriteIndex(writes[lk], func(w int32) program.ThreadID { return s.seq[w].ev.Thread })
+			k, l := btoi(nr.ev.Kind.IsLock()), nr.ev.Loc
+			ix := index[k][l]
+			if ix == nil {
+				ix = program.NewWriteIndex(writes[k][l], func(w int32) program.ThreadID { return s.seq[w].ev.Thread })
+				index[k][l] = ix
 			}
-			vis, initVisible := s.visible(r, index[lk])
+			vis, initVisible := s.visible(r, ix)
 			if rNew && initVisible {
 				s.tryRead(base, r, -1)
 			}
@@ -361,7 +414,7 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 			}
 			if nr.ev.Is(program.RMW) {
 				w1 := program.EventID{Thread: nr.ev.Thread, Index: nr.ev.Index + 1}
-				for _, r2 := range readers[w1] {
+				for _, r2 := range readersOf(w1) {
 					if isNew(r2) || isNew(r2+1) || isNew(int32(s.pos[w1.Thread][w1.Index])) {
 						s.tryReverse(r, int(r2))
 					}
@@ -416,9 +469,10 @@ func (s *rfSMC) visible(r int, ix *program.WriteIndex) (vis []int32, initVisible
 		}
 		return h.before(s.trPos[a], h.row(s.trPos[b]))
 	}
-	initVisible = ix.Visible(int32(r), before, func(w int32) { vis = append(vis, w) })
-	slices.Reverse(vis)
-	return vis, initVisible
+	// in s.visBuf: detect is done with one read's writes before it asks
+	// for the next read's
+	s.visBuf, initVisible = ix.AppendVisible(int32(r), before, s.visBuf[:0])
+	return s.visBuf, initVisible
 }
 
 // tryRead tries eR = seq[r] reading from eW = seq[w] (init if w < 0), a
@@ -732,7 +786,7 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 	fast := s.guided(p, sigma)
 	if fast != nil && !s.validate {
 		s.sink.Extra("guided_witnesses", 1)
-		sched := make(program.Schedule, 0, len(fast))
+		sched := make(program.Schedule, 0, len(s.order))
 		for j := range s.order { // the nodes of fast
 			if !s.order[j].ev.Is(program.RMWWrite) {
 				sched = append(sched, s.order[j].ev.ID())
@@ -752,6 +806,9 @@ func (s *rfSMC) decide(p int, sigma []rfNode) program.Schedule {
 		}
 	}
 	s.evBuf, s.srcBuf = evs, srcs
+	if s.guide == nil {
+		s.guide = s.tr.Schedule()
+	}
 	inst, err := smcInstance(program.ReadsFrom, s.tr, evs, srcs, s.guide)
 	if err != nil {
 		s.sink.Extra("decider_errors", 1)
@@ -793,24 +850,37 @@ func (s *rfSMC) casSucceeds(sched program.Schedule, head program.EventID) bool {
 	return false
 }
 
-// sigmaKey identifies σ up to ≡: its events with their sources.
+// sigmaKey identifies σ up to ≡: its events with their sources, as the
+// sorted list of (thread, index, source thread, source index), 16 bytes
+// each (the source is (-2, -2) for events that read nothing). Strings per
+// event and their sort were 2% of ReadsFrom-SMC's time (issue 17).
 func sigmaKey(sigma []rfNode) string {
-	ids := make([]string, 0, len(sigma))
-	for _, n := range sigma {
+	var buf [16][4]int32
+	ids := buf[:0]
+	for i := range sigma {
+		n := &sigma[i]
 		if n.ev.Is(program.RMWWrite) {
 			continue
 		}
-		k := strconv.Itoa(int(n.ev.Thread)) + ":" + strconv.Itoa(int(n.ev.Index))
+		id := [4]int32{int32(n.ev.Thread), n.ev.Index, -2, -2}
 		if rfReadLike(&n.ev) {
-			k += "<" + strconv.Itoa(int(n.src.Thread)) + ":" + strconv.Itoa(int(n.src.Index))
+			id[2], id[3] = int32(n.src.Thread), n.src.Index
 		}
-		ids = append(ids, k)
+		ids = append(ids, id)
 	}
-	sort.Strings(ids)
+	slices.SortFunc(ids, func(a, b [4]int32) int {
+		for k := range a {
+			if a[k] != b[k] {
+				return cmp.Compare(a[k], b[k])
+			}
+		}
+		return 0
+	})
 	b := make([]byte, 0, 16*len(ids))
 	for _, id := range ids {
-		b = append(b, id...)
-		b = append(b, ';')
+		for _, v := range id {
+			b = binary.LittleEndian.AppendUint32(b, uint32(v))
+		}
 	}
 	return string(b)
 }

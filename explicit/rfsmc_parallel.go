@@ -175,8 +175,12 @@ func (c *smcCtx) start(k *smcCtx, spawned bool, fn func() bool) *parallel.Task[s
 	})
 }
 
-func (c *smcCtx) Execution(x program.Execution) bool {
-	e := explore.Summarize(x)
+func (c *smcCtx) Execution(x program.Execution) bool { return c.executionIndexed(x, nil) }
+
+// executionIndexed is Execution for a caller that has indexed x's trace
+// (explore.SummarizeIndexed).
+func (c *smcCtx) executionIndexed(x program.Execution, ix *program.TraceIndex) bool {
+	e := explore.SummarizeIndexed(x, ix)
 	if obs := c.rec.opts.Observe; obs != nil {
 		c.rec.mu.Lock()
 		obs(x)

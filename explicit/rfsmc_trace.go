@@ -45,13 +45,16 @@ func newHBOrder(tr *program.Trace, rf bool) *hbOrder {
 	return &hbOrder{TraceIndex: x, clocks: x.Clocks(o), zero: make([]int32, x.K)}
 }
 
-// newRFOrder is newHBOrder(tr, true) with each failed trylock after the
+// newRFOrderIn is newHBOrder(tr, true) with each failed trylock after the
 // acquire it reads (program.TrylockOrder): ReadsFrom-SMC's order, whose
 // races are dfs's (a failed trylock's thread runs on only after the
 // holder's acquire).
-func newRFOrder(tr *program.Trace) *hbOrder {
+//
+// The clocks go into buf's storage if it has room
+// (program.TraceIndex.ClocksIn).
+func newRFOrderIn(tr *program.Trace, buf []int32) *hbOrder {
 	x := program.NewTraceIndex(tr)
-	return &hbOrder{TraceIndex: x, clocks: x.Clocks(program.LockOrder | program.ReadsFromOrder | program.TrylockOrder), zero: make([]int32, x.K)}
+	return &hbOrder{TraceIndex: x, clocks: x.ClocksIn(program.LockOrder|program.ReadsFromOrder|program.TrylockOrder, buf), zero: make([]int32, x.K)}
 }
 
 // row returns the clock of trace event i.
@@ -341,6 +344,9 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 	predict func(a, b int32) (program.Schedule, bool)) bool {
 	if !r.sink.Reports(explore.KindRace) {
 		return false // races are not asked for (explore.Options.Kinds)
+	}
+	if !slices.ContainsFunc(tr.Events, func(e program.Event) bool { return e.Kind.IsAccess() && !e.Is(program.Atomic) }) {
+		return false // a race needs a plain access (the loop below visits none)
 	}
 	byLoc := map[program.Loc][]int32{}
 	plain := map[program.Loc]bool{}

@@ -129,6 +129,13 @@ type Cloner interface {
 	Clone() Execution
 }
 
+// Reserver is implemented by executions that can make room for a number
+// of events in their trace at once: an explorer that knows about how long
+// its executions are (the last one's length) saves the trace's growing.
+type Reserver interface {
+	Reserve(events int)
+}
+
 // Failer is implemented by executions in which a violation (a failed
 // assertion, a null dereference, a runtime error) stops only its thread,
 // which is then Stuck, while the others run on: Failures returns every such

@@ -75,10 +75,14 @@ func RF(t *Trace) []int32 { return NewTraceIndex(t).ReadsFrom() }
 // the lock in 002_29f9f830801bf5b9.txt Section 7). Two traces are in the
 // same reads-from class iff their keys are equal (Section 3). Thread names,
 // not ids, make it comparable across processes.
-func RFKey(t *Trace) string {
-	x := NewTraceIndex(t)
+func RFKey(t *Trace) string { return string(AppendRFKey(nil, NewTraceIndex(t))) }
+
+// AppendRFKey appends RFKey of the trace x indexes to b: callers that
+// digest the key, or have the index, need neither the string nor a second
+// index.
+func AppendRFKey(b []byte, x *TraceIndex) []byte {
+	t := x.T
 	rf, pos := x.Src, x.At
-	var b []byte
 	for th := range pos {
 		for _, i := range pos[th] {
 			if rf[i] < -1 {
@@ -99,14 +103,16 @@ func RFKey(t *Trace) string {
 			b = append(b, ';')
 		}
 	}
-	return string(b)
+	return b
 }
 
 // OutcomeKey is a canonical description of a trace's (event set, value
 // function): every event identity with the value it read or wrote.
-func OutcomeKey(t *Trace) string {
-	pos := t.Index()
-	var b []byte
+func OutcomeKey(t *Trace) string { return string(AppendOutcomeKey(nil, t, t.Index())) }
+
+// AppendOutcomeKey appends OutcomeKey of t to b, given t's events per
+// thread (Trace.Index, or TraceIndex.At).
+func AppendOutcomeKey(b []byte, t *Trace, pos [][]int32) []byte {
 	for th := range pos {
 		if len(pos[th]) == 0 {
 			continue
@@ -123,7 +129,7 @@ func OutcomeKey(t *Trace) string {
 		}
 		b = append(b, ']')
 	}
-	return string(b)
+	return b
 }
 
 func appendInt(b []byte, v int64) []byte {

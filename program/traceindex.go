@@ -193,14 +193,36 @@ func (x *TraceIndex) Clocks(o Orders) *Clocks {
 	if c := x.clocks[o]; c != nil {
 		return c
 	}
-	c := x.clocks0(o)
+	c := x.clocks0(o, nil)
 	x.clocks[o] = c
 	return c
 }
 
-func (x *TraceIndex) clocks0(o Orders) *Clocks {
+// ClocksIn is Clocks computed in buf's storage when it has room (the
+// clocks then own it: buf must not be used elsewhere any more), so that
+// an explorer that needs one trace's clocks at a time reuses one buffer.
+func (x *TraceIndex) ClocksIn(o Orders, buf []int32) *Clocks {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if c := x.clocks[o]; c != nil {
+		return c
+	}
+	c := x.clocks0(o, buf)
+	x.clocks[o] = c
+	return c
+}
+
+// clocks0 computes the clocks, in buf if it has room.
+func (x *TraceIndex) clocks0(o Orders, buf []int32) *Clocks {
 	t, n := x.T, x.K
-	c := &Clocks{n: n, flat: make([]int32, len(t.Events)*n), tr: t}
+	flat := buf[:0]
+	if cap(flat) < len(t.Events)*n {
+		flat = make([]int32, len(t.Events)*n)
+	} else {
+		flat = flat[:len(t.Events)*n]
+		clear(flat)
+	}
+	c := &Clocks{n: n, flat: flat, tr: t}
 	var preds []int32
 	holder := map[Loc]int{} // TrylockOrder: the acquire holding each lock
 	for i := range t.Events {

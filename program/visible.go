@@ -48,7 +48,20 @@ func NewWriteIndex(ws []int32, thread func(w int32) ThreadID) *WriteIndex {
 // writes, not O(writes · threads): a thread spinning on a location makes
 // 100,000 writes and as many reads (issue 13).
 func (x *WriteIndex) Visible(r int32, before func(a, b int32) bool, f func(w int32)) (initVisible bool) {
-	var lasts, vis []int32
+	vis, initVisible := x.AppendVisible(r, before, nil)
+	for i := len(vis) - 1; i >= 0; i-- {
+		f(vis[i])
+	}
+	return initVisible
+}
+
+// AppendVisible is Visible returning the visible writes appended to vis
+// (in trace order), so that a caller that asks for many reads reuses one
+// buffer.
+func (x *WriteIndex) AppendVisible(r int32, before func(a, b int32) bool, vis []int32) (_ []int32, initVisible bool) {
+	var buf [8]int32
+	lasts := buf[:0]
+	start := len(vis)
 	for _, g := range x.byThread {
 		k := sort.Search(len(g), func(i int) bool { return !before(g[i], r) })
 		if k > 0 {
@@ -69,11 +82,8 @@ func (x *WriteIndex) Visible(r int32, before func(a, b int32) bool, f func(w int
 			vis = append(vis, w)
 		}
 	}
-	slices.Sort(vis)
-	for i := len(vis) - 1; i >= 0; i-- {
-		f(vis[i])
-	}
-	return len(lasts) == 0
+	slices.Sort(vis[start:])
+	return vis, len(lasts) == 0
 }
 
 // VisibleWrites is Visible for one read: it indexes ws (the writes of r's

@@ -105,7 +105,7 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 			}
 			return result(id)
 		}
-		child := x.p.Thread(program.ChildName(th.name, th.nforks))
+		child := x.p.child(th.id, th.name, th.nforks)
 		x.stop(th, program.Fork, 0, 0, int64(child))
 		return true
 	case bJoin:
@@ -331,7 +331,7 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		fn := x.statics[objOf(args[0])].fn
 		x.emit(th, program.Fork, 0, 0, e.Value, e.Pos)
 		th.nforks++
-		child := &thread{id: program.ThreadID(e.Value), name: x.p.threadName(program.ThreadID(e.Value))}
+		child := newThread(program.ThreadID(e.Value), x.p.threadName(program.ThreadID(e.Value)))
 		x.addThread(child)
 		x.escape(args[1])
 		x.call(child, fn, []int64{args[1]}, -1)

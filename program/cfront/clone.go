@@ -39,23 +39,49 @@ func (x *execution) Clone() program.Execution {
 			break
 		}
 	}
-	n := 0
-	for _, o := range x.statics {
-		if o != nil && o.kind != kFunc && o.kind != kString {
-			n++
+	// The statics an execution owns (Start): looking at every static's
+	// object, most of them functions, was a third of a copy (issue 17).
+	owned := x.p.ownStatics
+	if len(x.statics) != len(x.p.statics) {
+		owned = nil
+		for i, o := range x.statics {
+			if o != nil && o.kind != kFunc && o.kind != kString {
+				owned = append(owned, int32(i))
+			}
 		}
 	}
+	n := len(owned)
 	for _, d := range x.dyn {
 		n += len(d)
 	}
 	own := make([]object, 0, n) // the copies, allocated together
+	// and their data: one allocation, not one per object (a copied start
+	// of rf copies every global, issue 17)
+	size := 0
+	for _, i := range owned {
+		if o := x.statics[i]; o != nil {
+			size += len(o.data)
+		}
+	}
+	for _, d := range x.dyn {
+		for _, o := range d {
+			if o != nil && o.kind != kFunc && o.kind != kString {
+				size += len(o.data)
+			}
+		}
+	}
+	bytes := make([]byte, 0, size)
 	cp := func(o *object) *object {
 		if o == nil || o.kind == kFunc || o.kind == kString {
 			return o // shared by every execution, or read-only (Start shares their data)
 		}
 		own = append(own, *o)
 		c := &own[len(own)-1]
-		c.data = slices.Clone(o.data)
+		if o.data != nil {
+			k := len(bytes)
+			bytes = append(bytes, o.data...)
+			c.data = bytes[k:len(bytes):len(bytes)]
+		}
 		c.undef = slices.Clone(o.undef)
 		c.symCells = maps.Clone(o.symCells)
 		if objs != nil {
@@ -63,9 +89,9 @@ func (x *execution) Clone() program.Execution {
 		}
 		return c
 	}
-	y.statics = make([]*object, len(x.statics))
-	for i, o := range x.statics {
-		y.statics[i] = cp(o)
+	y.statics = slices.Clone(x.statics) // the shared ones stay
+	for _, i := range owned {
+		y.statics[i] = cp(x.statics[i])
 	}
 	y.dyn = make([][]*object, len(x.dyn))
 	for i, d := range x.dyn {

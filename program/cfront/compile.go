@@ -196,6 +196,7 @@ func (c *compiler) compile() (p *Program, err error) {
 	c.threadLocals()
 	c.runInit(initFn)
 	c.p.funcObjs, c.p.nfuncs = funcObjects(c.p.statics)
+	c.p.ownStatics = ownStatics(c.p.statics)
 	return c.p, nil
 }
 

@@ -22,8 +22,11 @@ type Program struct {
 	statics []*static
 	// funcObjs holds, by static id, the objects of functions, which every
 	// execution shares (nil for the other statics); nfuncs counts them
-	funcObjs   []*object
-	nfuncs     int
+	funcObjs []*object
+	nfuncs   int
+	// ownStatics lists the ids of the statics every execution has its own
+	// object of, in order: not functions, not strings (Clone)
+	ownStatics []int32
 	strs       []string
 	mainFn     *function
 	exitHook   *function // runs key destructors at thread exit; nil if no key has one (tsd.go)
@@ -69,6 +72,11 @@ type threadNames struct {
 	// interned: every execution's Trace shares it (read only). Building
 	// it per Trace call was 3% of RVF-SMC's time on lastzero (issue 17).
 	table []program.Thread
+	// kids[parent][k] is the id of parent's (k+1)-th child, once interned
+	// (child): a pthread_create then needs neither the child's name
+	// (fmt) nor a string hash, 3% of ReadsFrom-SMC's time on lastzero
+	// and readers (issue 17).
+	kids [][]program.ThreadID
 }
 
 // newThreadNames returns a table holding the main thread as id 0.
@@ -157,6 +165,41 @@ func (p *Program) Thread(name string) program.ThreadID {
 	t.names = append(t.names, name)
 	t.ids[name] = id
 	return id
+}
+
+// child returns the id of the (k+1)-th thread that thread parent (named
+// name) creates: Thread(program.ChildName(name, k)), cached per (parent,
+// k).
+func (p *Program) child(parent program.ThreadID, name string, k int) program.ThreadID {
+	t := p.threads
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if int(parent) < len(t.kids) && k < len(t.kids[parent]) && t.kids[parent][k] >= 0 {
+		return t.kids[parent][k]
+	}
+	cname := program.ChildName(name, k)
+	id, ok := t.ids[cname]
+	if !ok {
+		id = program.ThreadID(len(t.names))
+		t.names = append(t.names, cname)
+		t.ids[cname] = id
+	}
+	for int(parent) >= len(t.kids) {
+		t.kids = append(t.kids, nil)
+	}
+	for k >= len(t.kids[parent]) {
+		t.kids[parent] = append(t.kids[parent], -1)
+	}
+	t.kids[parent][k] = id
+	return id
+}
+
+// threadCount returns the number of threads interned so far.
+func (p *Program) threadCount() int {
+	t := p.threads
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.names)
 }
 
 // threadName returns the name of thread id, "?" if it is unknown.
@@ -292,6 +335,18 @@ func scalarAt(t cc.Type, off int64) (uint8, bool) {
 // functions (every prototype of the system headers), and copying their
 // objects was most of the memory a run of a small program allocated per
 // execution (issue 17).
+// ownStatics returns the ids of the statics that are neither functions
+// nor strings.
+func ownStatics(statics []*static) []int32 {
+	var ids []int32
+	for i, s := range statics {
+		if s.kind != kFunc && s.kind != kString {
+			ids = append(ids, int32(i))
+		}
+	}
+	return ids
+}
+
 func funcObjects(statics []*static) (objs []*object, n int) {
 	objs = make([]*object, len(statics))
 	for i, s := range statics {
