@@ -140,7 +140,7 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root,
 			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
-		s.call(nil, rvfCausal{}, nil, nil, nil)
+		s.call(nil, rvfCausal{}, nil, nil, nil, nil)
 	})
 }
 
@@ -178,11 +178,12 @@ type rvfSMC struct {
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
 // s.good. If live is not nil, it is an execution that has run σ already
 // (the parent's, when σ is σ̃∘r), else σ is run from the start; sw, if
-// not nil, has followed live's trace so far (steps). pred, if
+// not nil, has followed live's trace so far (steps); v, if not nil, is
+// the parent's view of its σ̃ when σ is σ̃∘r (rvfsmc_view.go). pred, if
 // not nil, is the parent's finding about σ (RVFConfig.PredictNull),
 // reported here so that findings come in depth-first order on any number
 // of workers. It returns true if the exploration must stop.
-func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, pred *rvfPred) bool {
+func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, v *rvfTrace, pred *rvfPred) bool {
 	if s.ctx.Err() != nil {
 		s.learn = contLearn{}
 		s.sink.Stop(explore.StopReason(s.ctx), false)
@@ -203,6 +204,9 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return false
 		}
 		s.sink.Extra("replays", 1)
+		if v != nil && !extends(x.Trace(), v.guide) {
+			v = nil // not run as planned (counted by checkValues under Validate)
+		}
 	}
 	// A predicted null dereference is reported only when this run of σ
 	// shows it: the read returned 0 (a finding is reported after its
@@ -214,34 +218,45 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return true
 		}
 	}
-	return s.steps(x, C, sw, learn)
+	return s.steps(x, C, sw, v, learn)
+}
+
+// extends reports whether tr begins with the events of sched.
+func extends(tr *program.Trace, sched program.Schedule) bool {
+	if len(tr.Events) < len(sched) {
+		return false
+	}
+	for i, id := range sched {
+		if tr.Events[i].ID() != id {
+			return false
+		}
+	}
+	return true
 }
 
 // mutateAll is lines 12-30 of the call whose σ̃ is tr (lines 1-11 are
-// steps'), mutate being the reads of lines 6-11 still to mutate. x, if not
+// steps'), mutate being the reads of lines 6-11 still to mutate; v is its
+// view of tr, or a view tr extends (from scratch if nil), built only if
+// tr is not a leaf. x, if not
 // nil, is an execution that has run σ̃ (else a resumed level, whose
 // children run their witnesses from the start), and sw, if not nil, has
 // followed it (for the child that goes on from x). If tail, nothing of the
 // caller is used after the last child, which may then run as a tail
 // call. It returns true if the exploration must stop.
-func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWriters, mutate []program.Event, call *rvfCall, C rvfCausal, tail bool) bool {
+func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, sw *singleWriters, mutate []program.Event, call *rvfCall, C rvfCausal, tail bool) bool {
 	if x != nil {
 		if over, _ := x.Done(); over || len(mutate) == 0 {
 			// A maximal trace: the leaf of its class.
 			return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 		}
 	}
-	guide := tr.Schedule()
+	v = traceView(v, tr)
+	guide := sched(v.guide)
 	if x != nil && s.learnCASArgs(x, guide, mutate) {
 		x, sw = nil, nil // it ran on
 	}
-	plain := make(program.Schedule, 0, len(guide)) // σ̃ without RMW write halves, as witnesses are
-	for i := range tr.Events {
-		if !tr.Events[i].Is(program.RMWWrite) {
-			plain = append(plain, tr.Events[i].ID())
-		}
-	}
-	mhb := newSyncOrder(tr)
+	plain := sched(v.plain) // σ̃ without RMW write halves, as witnesses are
+	mhb := v.h
 	var spare program.Execution // a copy of x for a later read's σ̃∘r, once x is gone
 	var base *rvfBase           // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
@@ -291,7 +306,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 				}
 			}
 			s.good[r.ID()] = group
-			w, err := s.witness(q, group)
+			w, aux, err := s.witness(q, group)
 			delete(s.good, r.ID())
 			if err != nil {
 				if s.ctx.Err() != nil {
@@ -306,11 +321,15 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 				abandon()
 				return true
 			}
-			if w == nil {
+			if w == nil && !aux {
 				continue
 			}
+			aux = aux || len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain)
 			var pred *rvfPred
 			if s.cfg.PredictNull && r.Kind == program.Read && r.Is(program.Deref) && q.value(group) == 0 {
+				if w == nil {
+					w = append(slices.Clone(plain), r.ID())
+				}
 				pred = &rvfPred{threads: tr.Threads, read: r.ID(), f: explore.Finding{Kind: explore.KindNullDereference, Schedule: w,
 					Message:   "predicted: the dereferenced pointer " + tr.LocName(r.Loc) + " can be NULL",
 					Locations: []explore.Location{{File: tr.File, Line: r.Pos.Line, Col: r.Pos.Col}}}}
@@ -326,7 +345,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 			// Lines 23-28.
 			var live program.Execution
 			var liveSW *singleWriters
-			if (x != nil || spare != nil) && len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain) {
+			if (x != nil || spare != nil) && aux {
 				// σ' = σ̃∘r: the child goes on from x instead of running σ'
 				// again, or from a copy of x kept for the later reads.
 				if x == nil {
@@ -339,6 +358,13 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 				}
 				x.Step(r.Thread)
 				live, x, liveSW, sw = x, nil, sw, nil
+			}
+			if w == nil && live == nil {
+				w = append(slices.Clone(plain), r.ID()) // σ̃∘r, run from the start
+			}
+			var childView *rvfTrace // σ' extends σ̃: the child extends v
+			if aux {
+				childView = v
 			}
 			// Another worker takes the child only if this one has another
 			// child to run meanwhile (else it would only wait for it).
@@ -353,17 +379,17 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 					// with the square of its length (issue 13: a spinning
 					// thread took 8 GB in 10 s, now 240 MB).
 					s.learn = learn
-					return s.descend(w, C, live, liveSW, pred, anc, r.ID(), group)
+					return s.descend(w, C, live, liveSW, childView, pred, anc, r.ID(), group)
 				}
 				s.learn = learn
-				if s.descend(w, C, live, liveSW, pred, anc, r.ID(), group) {
+				if s.descend(w, C, live, liveSW, childView, pred, anc, r.ID(), group) {
 					return true
 				}
 				continue
 			}
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
 			c.k.learn = learn
-			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, pred) })
+			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, nil, pred) })
 			pending = append(pending, c)
 		}
 		for len(pending) > 0 {
@@ -376,7 +402,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 			}
 		}
 		backtrack = anc.signal.Load()
-		C[r.ID()] = threadCounts(tr) // lines 29-30: C(r)(thr) := |E(σ̃)_thr|
+		C[r.ID()] = v.threadCounts() // lines 29-30: C(r)(thr) := |E(σ̃)_thr|
 	}
 	if len(mutate) > 0 {
 		s.sink.Extra("pruned_by_backtrack", float64(len(mutate)))
@@ -385,12 +411,13 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 }
 
 // descend runs the child call σ' = w of read r (GoodW(r) = group, anc its
-// ancestor entry) in this goroutine and restores this call's state after
-// it. It returns true if the exploration must stop.
-func (s *rvfSMC) descend(w program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, pred *rvfPred, anc *rvfAncestor, r program.EventID, group []program.EventID) bool {
+// ancestor entry; v the parent's view if σ' = σ̃∘r) in this goroutine and
+// restores this call's state after it. It returns true if the exploration
+// must stop.
+func (s *rvfSMC) descend(w program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, v *rvfTrace, pred *rvfPred, anc *rvfAncestor, r program.EventID, group []program.EventID) bool {
 	s.good[r] = group
 	s.anc = anc
-	stop := s.call(w, C.clone(), live, sw, pred)
+	stop := s.call(w, C.clone(), live, sw, v, pred)
 	s.anc = anc.up
 	delete(s.good, r)
 	return stop
@@ -607,25 +634,24 @@ type rvfQuery struct {
 // a write half if it is an RMW, or a CAS that succeeds on the value of
 // group. If group holds the active write, σ̃∘r is one (Section 4.2, the
 // auxiliary trace); otherwise VerifySC decides, guided by σ̃∘r. It returns
-// the witness as a schedule, nil if there is none.
-func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule, error) {
-	r := q.r
+// the witness as a schedule, nil if there is none; or aux, when the
+// witness is σ̃∘r, which the caller builds only if a run needs it (a child
+// that goes on from the parent's execution does not).
+func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (w program.Schedule, aux bool, err error) {
 	if slices.Contains(group, q.active) {
 		s.sink.Extra("guided_witnesses", 1)
-		aux := append(slices.Clone(q.plain), r.ID())
-		if !s.cfg.validate {
-			return aux, nil
+		if s.cfg.validate {
+			// Validate: the decider must agree that a witness exists; the
+			// auxiliary trace is still the one explored.
+			if sched, err := s.decideGroup(q, group); err != nil || sched == nil {
+				s.sink.Extra("decider_errors", 1)
+			}
 		}
-		// Validate: the decider must agree that a witness exists; the
-		// auxiliary trace is still the one explored.
-		if sched, err := s.decideGroup(q, group); err != nil || sched == nil {
-			s.sink.Extra("decider_errors", 1)
-		}
-		return aux, nil
+		return nil, true, nil
 	}
 	if s.cfg.OnWitness == nil {
 		half := q.half(group) == 1
-		w := q.inserted(group, half)
+		w = q.inserted(group, half)
 		if w == nil {
 			w = q.moved(group, half, s.good)
 		}
@@ -637,10 +663,11 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 					s.sink.Extra("decider_errors", 1)
 				}
 			}
-			return w, nil
+			return w, false, nil
 		}
 	}
-	return s.decideGroup(q, group)
+	w, err = s.decideGroup(q, group)
+	return w, false, err
 }
 
 // half is 1 if r has a write half when it reads a write of group: it is

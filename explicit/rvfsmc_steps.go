@@ -48,9 +48,10 @@ type rvfLevel struct {
 // steps is lines 1-11 of the call on x, which has run σ, and the rest of
 // the call, with reads of one source stepped in place (see the file
 // comment). C is the call's causal map; sw, if not nil, has followed x's
-// trace so far (the parent's, handed on with x). It returns true if the
+// trace so far (the parent's, handed on with x); v, if not nil, is a view
+// of a prefix of x's trace (rvfsmc_view.go). It returns true if the
 // exploration must stop.
-func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, learn contLearn) bool {
+func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *rvfTrace, learn contLearn) bool {
 	var (
 		mutate []program.Event
 		wait   []program.Event // for rvfCall: the waiting threads' events
@@ -151,7 +152,11 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 		deep = C.clone() // the levels' C is the call's, without what the deepest adds
 	}
 	call := &rvfCall{all: slices.Clone(mutate), wait: slices.Clone(wait), quiet: quiet && !try}
-	stop := s.mutateAll(tr, x, sw, mutate, call, deep, len(levels) == 0)
+	var deepest *rvfTrace // the view of tr, if it is not a leaf
+	if over, _ := x.Done(); !over && len(mutate) > 0 {
+		deepest = traceView(v, tr)
+	}
+	stop := s.mutateAll(tr, deepest, x, sw, mutate, call, deep, len(levels) == 0)
 	for k := len(levels) - 1; k >= 0; k-- {
 		l := &levels[k]
 		for _, id := range set[l.set:] {
@@ -167,9 +172,13 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 			continue
 		}
 		s.sink.Extra("levels_resumed", 1)
+		if deepest == nil {
+			deepest = traceView(v, tr)
+		}
+		lv := deepest.prefix(l.tr)
 		c := C.clone()
-		c[l.mutate[0].ID()] = threadCounts(l.tr) // lines 29-30
-		stop = s.mutateAll(l.tr, nil, nil, l.mutate[1:], &l.call, c, false)
+		c[l.mutate[0].ID()] = lv.threadCounts() // lines 29-30
+		stop = s.mutateAll(l.tr, lv, nil, nil, l.mutate[1:], &l.call, c, false)
 	}
 	return stop
 }
