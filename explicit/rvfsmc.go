@@ -474,6 +474,10 @@ func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
 	}
 }
 
+// fewWrites is the number of writes of a location up to which sources
+// decides visibility pair by pair.
+const fewWrites = 16
+
 // sources returns VisibleW(r) \ forbids(r) over the events of tr, grouped
 // by the value they write (lines 17-18), in trace order with init first,
 // and how many values the forbidden visible sources write: mutations an
@@ -490,23 +494,51 @@ func (s *rvfSMC) sources(tr *program.Trace, mhb *syncOrder, r program.Event, for
 			ws = append(ws, int32(i))
 		}
 	}
-	// Visible: not hidden by a later write before r (program.VisibleWrites,
-	// O(writes · threads) per read). r is pending, not in tr: pendingR
-	// stands for it; no event of tr happens after it.
-	const pendingR = -2
-	order := func(a, b int32) bool {
-		switch {
-		case a == pendingR:
-			return false
-		case b == pendingR:
-			return mhb.beforeNext(a, r.Thread)
+	// Visible: not hidden by a later write before r. r is pending, not in
+	// tr: pendingR stands for it; no event of tr happens after it.
+	var vis func(i int32) bool
+	initVisible := true
+	if len(ws) <= fewWrites {
+		// Visible's definition at first hand: w is hidden iff another
+		// write w2 with w <= w2 must happen before r; init iff any write
+		// must. O(writes²) without allocations, where
+		// program.VisibleWrites' index, search and map cost more for a
+		// location written a few times (lastzero: at most twice).
+		var buf [fewWrites]bool
+		hidden := buf[:len(ws)]
+		for j, w2 := range ws {
+			if !mhb.beforeNext(w2, r.Thread) {
+				continue
+			}
+			initVisible = false
+			for k, w := range ws {
+				if k != j && !hidden[k] && w <= w2 && mhb.atMost(w, w2) {
+					hidden[k] = true
+				}
+			}
 		}
-		return mhb.atMost(a, b)
+		vis = func(i int32) bool {
+			k, _ := slices.BinarySearch(ws, i)
+			return !hidden[k]
+		}
+	} else {
+		// O(writes · threads) per read.
+		const pendingR = -2
+		order := func(a, b int32) bool {
+			switch {
+			case a == pendingR:
+				return false
+			case b == pendingR:
+				return mhb.beforeNext(a, r.Thread)
+			}
+			return mhb.atMost(a, b)
+		}
+		visW := map[int32]bool{}
+		initVisible = program.VisibleWrites(ws, pendingR, order, func(w int32) program.ThreadID { return tr.Events[w].Thread },
+			func(w int32) { visW[w] = true })
+		vis = func(i int32) bool { return visW[i] }
 	}
-	vis := map[int32]bool{}
-	initVisible := program.VisibleWrites(ws, pendingR, order, func(w int32) program.ThreadID { return tr.Events[w].Thread },
-		func(w int32) { vis[w] = true })
-	visible := func(i int32) bool { return i < 0 && initVisible || vis[i] }
+	visible := func(i int32) bool { return i < 0 && initVisible || i >= 0 && vis(i) }
 	outshadowed := shadowedInSection(tr, mhb.At, r)
 	var vals, forbidden []int64
 	skip := func(v int64) {
