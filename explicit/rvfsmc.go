@@ -296,7 +296,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
 			if !slices.Contains(group, q.active) {
 				if base == nil {
-					base = newRVFBase(tr, mhb, s.good)
+					base = v.baseOf(s.good)
 				}
 				if q.writes == nil {
 					q.writes = writesOf(tr, &r)

@@ -80,11 +80,26 @@ func TestRVFTraceViews(t *testing.T) {
 				continue
 			}
 			b = cut(b, len(b.Events))
+			ga, gb := goodOf(a), goodOf(b)
 			v := newRVFTrace(cut(a, c))
+			v.baseOf(ga)
 			va := v.extend(a)
+			va.baseOf(ga)
 			c2 := c / 2
 			vb := va.prefix(cut(a, c)).extend(b) // writes over va's part beyond c
+			vb.up = v.base
+			vb.baseOf(gb)
 			la := va.prefix(cut(a, c2))
+			for _, k := range []struct {
+				name string
+				v    *rvfTrace
+				good map[program.EventID][]program.EventID
+			}{{"base", v, ga}, {"sibling", vb, gb}} {
+				want := newRVFBase(nil, k.v.tr, newSyncOrder(k.v.tr), k.good)
+				if !slices.Equal(k.v.base.flat, want.flat) {
+					t.Fatalf("%s cut %d %s: P0 %v, want %v", f, c, k.name, k.v.base.flat, want.flat)
+				}
+			}
 			for _, k := range []struct {
 				name string
 				v    *rvfTrace
@@ -149,4 +164,20 @@ func sameView(t *testing.T, name string, got, want *rvfTrace) {
 			}
 		}
 	}
+}
+
+// goodOf gives every read and acquire of tr the source it read as its
+// only good write.
+func goodOf(tr *program.Trace) map[program.EventID][]program.EventID {
+	rf := program.RF(tr)
+	good := map[program.EventID][]program.EventID{}
+	for i := range tr.Events {
+		if e := &tr.Events[i]; readLike(e) {
+			good[e.ID()] = []program.EventID{program.InitID}
+			if rf[i] >= 0 {
+				good[e.ID()] = []program.EventID{tr.Events[rf[i]].ID()}
+			}
+		}
+	}
+	return good
 }

@@ -36,6 +36,10 @@ type rvfTrace struct {
 	tr           *program.Trace
 	h            *syncOrder
 	guide, plain program.Schedule
+	// base is P0 of tr (rvfsmc_closure.go), once a query needed it
+	// (baseOf); up is the base of the view this one extends, if it had
+	// one when this view was made.
+	base, up *rvfBase
 }
 
 // newRVFTrace builds the view of tr from scratch, with room for the
@@ -98,6 +102,17 @@ func (v *rvfTrace) threadCounts() []int32 {
 	return cnt
 }
 
+// baseOf returns P0 of the view's trace under the good writes good (which
+// must be those the base of the view it extends was made under, for the
+// events they share).
+func (v *rvfTrace) baseOf(good map[program.EventID][]program.EventID) *rvfBase {
+	if v.base == nil {
+		v.base = newRVFBase(v.up, v.tr, v.h, good)
+		v.up = nil
+	}
+	return v.base
+}
+
 // sched returns s with its capacity cut to its length, so that an append
 // to it copies.
 func sched(s program.Schedule) program.Schedule { return s[:len(s):len(s)] }
@@ -119,7 +134,7 @@ func (v *rvfTrace) extend(tr *program.Trace) *rvfTrace {
 		}
 	}
 	k := o.K
-	w := &rvfTrace{tr: tr, guide: v.guide, plain: v.plain}
+	w := &rvfTrace{tr: tr, guide: v.guide, plain: v.plain, up: v.base}
 	h := &syncOrder{T: tr, K: k, At: make([][]int32, k), Fork: make([]int32, k), pts: make([][]syncPt, k)}
 	copy(h.At, o.At)
 	copy(h.Fork, o.Fork)
