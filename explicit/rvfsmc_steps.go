@@ -248,6 +248,7 @@ type singleWriters struct {
 	clock [][]int32 // per thread: events of each thread before its next one
 	seen  int       // events of the trace added
 	k     int       // threads of the trace: the width rows are allocated at
+	slab  []int32   // where new rows are cut from (one allocation for many)
 }
 
 // lastWrite is what singleWriters knows of the writes of one location
@@ -276,11 +277,24 @@ func (sw *singleWriters) widen(c []int32, n int) []int32 {
 		return c
 	}
 	if cap(c) < n {
-		d := make([]int32, len(c), max(n, sw.k))
+		d := sw.row(max(n, sw.k))[:len(c)]
 		copy(d, c)
 		c = d
 	}
 	return c[:n]
+}
+
+// row returns a zeroed row of n entries (capacity n), cut from sw.slab: a
+// replay's pass over a long trace makes a row per location and release
+// (indexer.c: 256 locations and mutexes initialised by main), a fifth of
+// rvf's time there as separate allocations (issue 17).
+func (sw *singleWriters) row(n int) []int32 {
+	if len(sw.slab) < n {
+		sw.slab = make([]int32, max(64*n, 1024))
+	}
+	c := sw.slab[:n:n]
+	sw.slab = sw.slab[n:]
+	return c
 }
 
 func (sw *singleWriters) clockOf(t program.ThreadID) []int32 {
@@ -301,6 +315,12 @@ func (sw *singleWriters) join(t program.ThreadID, c []int32) {
 
 func (sw *singleWriters) add(tr *program.Trace) {
 	sw.k = max(sw.k, len(tr.Threads))
+	if sw.seen == 0 && len(sw.ws) == 0 {
+		// Sized for the trace so far: the maps grew entry by entry.
+		n := min(len(tr.Events)/4, 1024)
+		sw.idx = [2]map[program.Loc]int32{make(map[program.Loc]int32, n), make(map[program.Loc]int32, n)}
+		sw.ws = make([]lastWrite, 0, n)
+	}
 	for ; sw.seen < len(tr.Events); sw.seen++ {
 		e := &tr.Events[sw.seen]
 		if e.Kind == program.Acquire {
@@ -320,7 +340,9 @@ func (sw *singleWriters) add(tr *program.Trace) {
 				sw.join(e.Thread, sw.clockOf(program.ThreadID(e.Value)))
 			}
 		case program.Release:
-			sw.rel[eventKey(e.ID())] = slices.Clone(c)
+			rc := sw.row(len(c))
+			copy(rc, c)
+			sw.rel[eventKey(e.ID())] = rc
 			sw.written(1, e, c)
 		case program.Write:
 			sw.written(0, e, c)
