@@ -137,7 +137,7 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 	}
 	cfg.validate = opts.Validate
 	return runSMC(cfg.Name, opts, cfg.Workers, func(root *smcCtx) {
-		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root,
+		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root, slab: &viewSlab{},
 			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
 		s.call(nil, rvfCausal{}, nil, nil, nil, nil)
@@ -173,6 +173,7 @@ type rvfSMC struct {
 	// learn is the key the next call records its extension under.
 	conts *rvfConts
 	learn contLearn
+	slab  *viewSlab // the views of this node's calls (rvfsmc_view.go)
 }
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
@@ -252,7 +253,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			return s.sink.Execution(x) || hasPlainAccess(tr) && s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 		}
 	}
-	v = traceView(v, tr)
+	v = traceView(v, tr, s.slab)
 	guide := sched(v.guide)
 	if x != nil && s.learnCASArgs(x, guide, mutate) {
 		x, sw = nil, nil // it ran on
@@ -864,7 +865,7 @@ type rvfChild struct {
 // fork returns a node for the child call that gives read r the sources
 // group, under the ancestor anc.
 func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncestor) *rvfSMC {
-	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc, conts: s.conts,
+	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc, conts: s.conts, slab: &viewSlab{},
 		good: make(map[program.EventID][]program.EventID, len(s.good)+1)}
 	for id, g := range s.good {
 		k.good[id] = g

@@ -71,6 +71,7 @@ func TestRVFTraceViews(t *testing.T) {
 			t.Fatal(err)
 		}
 		a := runTurns(p, nil, 0)
+		slab := &viewSlab{} // one for every view, as one node's calls share theirs
 		for c := 0; c < len(a.Events); c += 3 {
 			b := runTurns(p, a.Schedule()[:c], 1) // shares a's first c events
 			cut := func(tr *program.Trace, n int) *program.Trace {
@@ -81,7 +82,7 @@ func TestRVFTraceViews(t *testing.T) {
 			}
 			b = cut(b, len(b.Events))
 			ga, gb := goodOf(a), goodOf(b)
-			v := newRVFTrace(cut(a, c))
+			v := newRVFTrace(cut(a, c), slab)
 			v.baseOf(ga)
 			va := v.extend(a)
 			va.baseOf(ga)
@@ -104,7 +105,7 @@ func TestRVFTraceViews(t *testing.T) {
 				name string
 				v    *rvfTrace
 			}{{"base", v}, {"sibling", vb}, {"prefix", la}} {
-				want := newRVFTrace(k.v.tr)
+				want := newRVFTrace(k.v.tr, &viewSlab{})
 				want.h = newSyncOrder(k.v.tr)
 				sameView(t, fmt.Sprintf("%s cut %d %s", f, c, k.name), k.v, want)
 			}

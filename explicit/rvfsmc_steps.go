@@ -154,7 +154,7 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *r
 	call := &rvfCall{all: slices.Clone(mutate), wait: slices.Clone(wait), quiet: quiet && !try}
 	var deepest *rvfTrace // the view of tr, if it is not a leaf
 	if over, _ := x.Done(); !over && len(mutate) > 0 {
-		deepest = traceView(v, tr)
+		deepest = traceView(v, tr, s.slab)
 	}
 	stop := s.mutateAll(tr, deepest, x, sw, mutate, call, deep, len(levels) == 0)
 	for k := len(levels) - 1; k >= 0; k-- {
@@ -173,7 +173,7 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *r
 		}
 		s.sink.Extra("levels_resumed", 1)
 		if deepest == nil {
-			deepest = traceView(v, tr)
+			deepest = traceView(v, tr, s.slab)
 		}
 		lv := deepest.prefix(l.tr)
 		c := C.clone()
