@@ -147,16 +147,12 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *r
 		s.checkValues(tr)
 	}
 	try := noteTrylocks(s.sink, tr)
-	deep := C
-	if len(levels) > 0 {
-		deep = C.clone() // the levels' C is the call's, without what the deepest adds
-	}
 	call := &rvfCall{all: slices.Clone(mutate), wait: slices.Clone(wait), quiet: quiet && !try}
 	var deepest *rvfTrace // the view of tr, if it is not a leaf
 	if over, _ := x.Done(); !over && len(mutate) > 0 {
 		deepest = traceView(v, tr, s.slab)
 	}
-	stop := s.mutateAll(tr, deepest, x, sw, mutate, call, deep, len(levels) == 0)
+	stop := s.mutateAll(tr, deepest, x, sw, mutate, call, C, len(levels) == 0) // C comes back as it was: the levels' C
 	for k := len(levels) - 1; k >= 0; k-- {
 		l := &levels[k]
 		for _, id := range set[l.set:] {
@@ -176,9 +172,10 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *r
 			deepest = traceView(v, tr, s.slab)
 		}
 		lv := deepest.prefix(l.tr)
-		c := C.clone()
-		c[l.mutate[0].ID()] = lv.threadCounts() // lines 29-30
-		stop = s.mutateAll(l.tr, lv, nil, nil, l.mutate[1:], &l.call, c, false)
+		mark := len(s.cundo)
+		s.setC(C, l.mutate[0].ID(), lv.threadCounts()) // lines 29-30
+		stop = s.mutateAll(l.tr, lv, nil, nil, l.mutate[1:], &l.call, C, false)
+		s.restoreC(C, mark)
 	}
 	return stop
 }
