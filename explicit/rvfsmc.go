@@ -513,8 +513,12 @@ func (p *rvfPred) shown(tr *program.Trace) bool {
 // call on its path, or at its leaf. So the signal is set. With releases
 // alone, or without the waiting acquires, rvf lost outcomes of random
 // programs over several mutexes (TestRVFLocksRandom, program 20).
-func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
-	for a := s.anc; a != nil; a = a.up {
+func (s *rvfSMC) signal(t program.ThreadID, loc locKey) { s.signalUpTo(t, loc, nil) }
+
+// signalUpTo is signal for the ancestors above stop (the innermost first),
+// stop excluded.
+func (s *rvfSMC) signalUpTo(t program.ThreadID, loc locKey, stop *rvfAncestor) {
+	for a := s.anc; a != nil && a != stop; a = a.up {
 		if a.loc == loc && a.thread != t {
 			a.signal.Store(true)
 		}

@@ -58,6 +58,9 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *r
 		quiet  bool
 		set    []program.EventID // reads stepped here, whose good writes this call set
 		levels []rvfLevel
+		// per thread: the pending event it signalled for last, and the
+		// innermost ancestor then
+		signalled []signalMark
 	)
 	up := s.anc
 	defer func() {
@@ -94,11 +97,21 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *r
 			case e.Kind == program.Read && e.Is(program.CAS) && !s.casArgsKnown(x, []program.Event{e}):
 				quiet = false
 			}
-			if e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) {
-				s.signal(program.ThreadID(t), locKey{e.Loc, false})
-			}
-			if e.Kind == program.Acquire { // waiting or not: see signal
-				s.signal(program.ThreadID(t), locKey{e.Loc, true})
+			if pendingSignals(&e) {
+				// A thread still at the event it was at in the last round
+				// signalled the ancestors up to that round's innermost
+				// already: only the levels added since need it (indexer:
+				// 14 threads at acquires, each walking every ancestor
+				// in every round, cost a twentieth of rvf's time).
+				stop := (*rvfAncestor)(nil)
+				if t < len(signalled) && signalled[t].id == e.ID() && signalled[t].ok {
+					stop = signalled[t].top
+				}
+				s.signalUpTo(program.ThreadID(t), locKey{e.Loc, e.Kind == program.Acquire}, stop)
+				for len(signalled) <= t {
+					signalled = append(signalled, signalMark{})
+				}
+				signalled[t] = signalMark{e.ID(), s.anc, true}
 			}
 			if st != program.Enabled || !readLike(&e) {
 				continue
@@ -178,6 +191,19 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *r
 		s.restoreC(C, mark)
 	}
 	return stop
+}
+
+type signalMark struct {
+	id  program.EventID
+	top *rvfAncestor
+	ok  bool
+}
+
+// pendingSignals reports whether a pending e is a new source for the
+// ancestors' reads of its location (lines 3-5 with Appendix A): an RMW or
+// CAS read, or an acquire, enabled or waiting (see signal).
+func pendingSignals(e *program.Event) bool {
+	return e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) || e.Kind == program.Acquire
 }
 
 // snapshot returns tr as it is now: an execution appends to its trace,
