@@ -361,10 +361,21 @@ func (sw *singleWriters) join(t program.ThreadID, c []int32) {
 func (sw *singleWriters) add(tr *program.Trace) {
 	sw.k = max(sw.k, len(tr.Threads))
 	if sw.seen == 0 && len(sw.ws) == 0 {
-		// Sized for the trace so far: the maps grew entry by entry.
-		n := min(len(tr.Events)/4, 1024)
-		sw.idx = [2]map[program.Loc]int32{make(map[program.Loc]int32, n), make(map[program.Loc]int32, n)}
-		sw.ws = make([]lastWrite, 0, n)
+		// Sized for the trace so far (its writes and releases bound the
+		// entries): the maps grew entry by entry.
+		var nw, nr int
+		for i := range tr.Events {
+			switch tr.Events[i].Kind {
+			case program.Write:
+				nw++
+			case program.Release:
+				nr++
+			}
+		}
+		nw, nr = min(nw, 4096), min(nr, 4096)
+		sw.idx = [2]map[program.Loc]int32{make(map[program.Loc]int32, nw), make(map[program.Loc]int32, nr)}
+		sw.rel = make(map[uint64][]int32, nr)
+		sw.ws = make([]lastWrite, 0, nw+nr)
 	}
 	for ; sw.seen < len(tr.Events); sw.seen++ {
 		e := &tr.Events[sw.seen]
