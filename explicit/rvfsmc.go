@@ -276,7 +276,7 @@ func extends(tr *program.Trace, sched program.Schedule) bool {
 // followed it (for the child that goes on from x). If tail, nothing of the
 // caller is used after the last child, which may then run as a tail
 // call. It returns true if the exploration must stop.
-func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, sw *singleWriters, mutate []program.Event, call *rvfCall, C rvfCausal, tail bool) bool {
+func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, sw *singleWriters, mutate []program.Event, call *rvfCall, C rvfCausal, tail bool) (stop bool) {
 	if x != nil {
 		if over, _ := x.Done(); over || len(mutate) == 0 {
 			// A maximal trace: the leaf of its class. Only accesses that
@@ -286,7 +286,15 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 		}
 	}
 	v = traceView(v, tr, s.slab)
-	defer s.restoreC(C, len(s.cundo)) // C is the caller's again (lines 29-30 below)
+	// C is the caller's again after lines 29-30 below; not when the search
+	// stops, since an abandoned child in another node may still be copying
+	// C then, and nothing reads C after a stop.
+	mark := len(s.cundo)
+	defer func() {
+		if !stop {
+			s.restoreC(C, mark)
+		}
+	}()
 	guide := sched(v.guide)
 	if x != nil && s.learnCASArgs(x, guide, mutate) {
 		x, sw = nil, nil // it ran on

@@ -212,7 +212,9 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *r
 		mark := len(s.cundo)
 		s.setC(C, l.mutate[0].ID(), lv.threadCounts()) // lines 29-30
 		stop = s.mutateAll(l.tr, lv, nil, nil, l.mutate[1:], &l.call, C, false)
-		s.restoreC(C, mark)
+		if !stop { // as mutateAll's
+			s.restoreC(C, mark)
+		}
 	}
 	return stop
 }
