@@ -156,9 +156,6 @@ func (c *smcCtx) done() bool { return c.node.Done() }
 // goroutine of its own (start).
 func (c *smcCtx) spawn(worth func() bool) bool { return c.rec.tree.TrySlot(worth) }
 
-// unspawn gives back a slot spawn took for a task that is not started.
-func (c *smcCtx) unspawn() { c.rec.tree.Release() }
-
 // start runs fn, the call of the child node k, as a task: on a goroutine
 // of its own if spawned, else at once (buffered in k's log), counting
 // which. k's counters are flushed when fn returns.

@@ -137,10 +137,10 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 	}
 	cfg.validate = opts.Validate
 	return runSMC(cfg.Name, opts, cfg.Workers, func(root *smcCtx) {
-		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root,
+		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root, slab: &viewSlab{},
 			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
-		s.call(nil, rvfCausal{}, nil, nil, nil)
+		s.call(nil, rvfCausal{}, nil, nil, nil, nil)
 	})
 }
 
@@ -173,16 +173,50 @@ type rvfSMC struct {
 	// learn is the key the next call records its extension under.
 	conts *rvfConts
 	learn contLearn
+	slab  *viewSlab // the views of this node's calls (rvfsmc_view.go)
+	// cundo logs the entries of C the calls on the recursion path set,
+	// with what they replaced (setC, restoreC): a call hands its C to the
+	// children it runs itself and undoes its own entries before it
+	// returns, where copying C for every child cost a twentieth of rvf's
+	// time on lastzero (issue 17). A child in a node of its own gets a
+	// copy (its C may be read while this node goes on).
+	cundo []causalEntry
+}
+
+type causalEntry struct {
+	r   program.EventID
+	old []int32
+	had bool // r had an entry (old)
+}
+
+// setC sets C(r) := counts, logged in s.cundo.
+func (s *rvfSMC) setC(C rvfCausal, r program.EventID, counts []int32) {
+	old, had := C[r]
+	s.cundo = append(s.cundo, causalEntry{r, old, had})
+	C[r] = counts
+}
+
+// restoreC undoes the entries of s.cundo from mark on, last first.
+func (s *rvfSMC) restoreC(C rvfCausal, mark int) {
+	for i := len(s.cundo) - 1; i >= mark; i-- {
+		if e := s.cundo[i]; !e.had {
+			delete(C, e.r)
+		} else {
+			C[e.r] = e.old
+		}
+	}
+	s.cundo = s.cundo[:mark]
 }
 
 // call is RVF-SMC(X, GoodW, σ, C), X and GoodW being the events of σ and
 // s.good. If live is not nil, it is an execution that has run σ already
 // (the parent's, when σ is σ̃∘r), else σ is run from the start; sw, if
-// not nil, has followed live's trace so far (steps). pred, if
+// not nil, has followed live's trace so far (steps); v, if not nil, is
+// the parent's view of its σ̃ when σ is σ̃∘r (rvfsmc_view.go). pred, if
 // not nil, is the parent's finding about σ (RVFConfig.PredictNull),
 // reported here so that findings come in depth-first order on any number
 // of workers. It returns true if the exploration must stop.
-func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, pred *rvfPred) bool {
+func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, v *rvfTrace, pred *rvfPred) bool {
 	if s.ctx.Err() != nil {
 		s.learn = contLearn{}
 		s.sink.Stop(explore.StopReason(s.ctx), false)
@@ -203,6 +237,9 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return false
 		}
 		s.sink.Extra("replays", 1)
+		if v != nil && !extends(x.Trace(), v.guide) {
+			v = nil // not run as planned (counted by checkValues under Validate)
+		}
 	}
 	// A predicted null dereference is reported only when this run of σ
 	// shows it: the read returned 0 (a finding is reported after its
@@ -214,34 +251,56 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 			return true
 		}
 	}
-	return s.steps(x, C, sw, learn)
+	return s.steps(x, C, sw, v, learn)
+}
+
+// extends reports whether tr begins with the events of sched.
+func extends(tr *program.Trace, sched program.Schedule) bool {
+	if len(tr.Events) < len(sched) {
+		return false
+	}
+	for i, id := range sched {
+		if tr.Events[i].ID() != id {
+			return false
+		}
+	}
+	return true
 }
 
 // mutateAll is lines 12-30 of the call whose σ̃ is tr (lines 1-11 are
-// steps'), mutate being the reads of lines 6-11 still to mutate. x, if not
+// steps'), mutate being the reads of lines 6-11 still to mutate; v is its
+// view of tr, or a view tr extends (from scratch if nil), built only if
+// tr is not a leaf. x, if not
 // nil, is an execution that has run σ̃ (else a resumed level, whose
 // children run their witnesses from the start), and sw, if not nil, has
 // followed it (for the child that goes on from x). If tail, nothing of the
 // caller is used after the last child, which may then run as a tail
 // call. It returns true if the exploration must stop.
-func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWriters, mutate []program.Event, call *rvfCall, C rvfCausal, tail bool) bool {
+func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, sw *singleWriters, mutate []program.Event, call *rvfCall, C rvfCausal, tail bool) (stop bool) {
 	if x != nil {
 		if over, _ := x.Done(); over || len(mutate) == 0 {
-			// A maximal trace: the leaf of its class.
-			return s.sink.Execution(x) || s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
+			// A maximal trace: the leaf of its class. Only accesses that
+			// are not atomic race; without one, the report would build
+			// its orders for nothing (lastzero N=11: a tenth of rvf's time).
+			return s.sink.Execution(x) || hasPlainAccess(tr) && s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 		}
 	}
-	guide := tr.Schedule()
+	v = traceView(v, tr, s.slab)
+	// C is the caller's again after lines 29-30 below; not when the search
+	// stops, since an abandoned child in another node may still be copying
+	// C then, and nothing reads C after a stop.
+	mark := len(s.cundo)
+	defer func() {
+		if !stop {
+			s.restoreC(C, mark)
+		}
+	}()
+	guide := sched(v.guide)
 	if x != nil && s.learnCASArgs(x, guide, mutate) {
 		x, sw = nil, nil // it ran on
 	}
-	plain := make(program.Schedule, 0, len(guide)) // σ̃ without RMW write halves, as witnesses are
-	for i := range tr.Events {
-		if !tr.Events[i].Is(program.RMWWrite) {
-			plain = append(plain, tr.Events[i].ID())
-		}
-	}
-	mhb := newSyncOrder(tr)
+	plain := sched(v.plain) // σ̃ without RMW write halves, as witnesses are
+	mhb := v.h
 	var spare program.Execution // a copy of x for a later read's σ̃∘r, once x is gone
 	var base *rvfBase           // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
@@ -267,9 +326,6 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 		if avoided > 0 {
 			s.sink.Extra("duplicates_avoided", float64(avoided))
 		}
-		// Another worker takes the last child, the others run here once
-		// it is dispatched (rvfsmc_lastchild.go).
-		last := s.reserveLast(groups, pending, tail && len(mutate) == 0)
 		for gi, group := range groups {
 			for len(pending) > 0 && pending[0].t.Finished() {
 				c := pending[0]
@@ -282,7 +338,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
 			if !slices.Contains(group, q.active) {
 				if base == nil {
-					base = newRVFBase(tr, mhb, s.good)
+					base = v.baseOf(s.good)
 				}
 				if q.writes == nil {
 					q.writes = writesOf(tr, &r)
@@ -294,7 +350,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 				}
 			}
 			s.good[r.ID()] = group
-			w, err := s.witness(q, group)
+			w, aux, err := s.witness(q, group)
 			delete(s.good, r.ID())
 			if err != nil {
 				if s.ctx.Err() != nil {
@@ -309,11 +365,15 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 				abandon()
 				return true
 			}
-			if w == nil {
+			if w == nil && !aux {
 				continue
 			}
+			aux = aux || len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain)
 			var pred *rvfPred
 			if s.cfg.PredictNull && r.Kind == program.Read && r.Is(program.Deref) && q.value(group) == 0 {
+				if w == nil {
+					w = append(slices.Clone(plain), r.ID())
+				}
 				pred = &rvfPred{threads: tr.Threads, read: r.ID(), f: explore.Finding{Kind: explore.KindNullDereference, Schedule: w,
 					Message:   "predicted: the dereferenced pointer " + tr.LocName(r.Loc) + " can be NULL",
 					Locations: []explore.Location{explore.LocationOf(tr, r.Pos)}}}
@@ -329,7 +389,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 			// Lines 23-28.
 			var live program.Execution
 			var liveSW *singleWriters
-			if (x != nil || spare != nil) && len(w) == len(plain)+1 && w[len(plain)] == r.ID() && slices.Equal(w[:len(plain)], plain) {
+			if (x != nil || spare != nil) && aux {
 				// σ' = σ̃∘r: the child goes on from x instead of running σ'
 				// again, or from a copy of x kept for the later reads.
 				if x == nil {
@@ -343,15 +403,12 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 				x.Step(r.Thread)
 				live, x, liveSW, sw = x, nil, sw, nil
 			}
-			if last != nil {
-				c, ok := last.add(s, gi == len(groups)-1, w, C, live, liveSW, pred, anc, r.ID(), group, learn)
-				if c != nil {
-					pending = append(pending, c)
-				}
-				if ok {
-					continue
-				}
-				last = nil
+			if w == nil && live == nil {
+				w = append(slices.Clone(plain), r.ID()) // σ̃∘r, run from the start
+			}
+			var childView *rvfTrace // σ' extends σ̃: the child extends v
+			if aux {
+				childView = v
 			}
 			// Another worker takes the child only if this one has another
 			// child to run meanwhile (else it would only wait for it).
@@ -366,22 +423,18 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 					// with the square of its length (issue 13: a spinning
 					// thread took 8 GB in 10 s, now 240 MB).
 					s.learn = learn
-					return s.descend(w, C, live, liveSW, pred, anc, r.ID(), group)
+					return s.descend(w, C, live, liveSW, childView, pred, anc, r.ID(), group)
 				}
 				s.learn = learn
-				if s.descend(w, C, live, liveSW, pred, anc, r.ID(), group) {
+				if s.descend(w, C, live, liveSW, childView, pred, anc, r.ID(), group) {
 					return true
 				}
 				continue
 			}
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
 			c.k.learn = learn
-			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, pred) })
+			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, nil, pred) })
 			pending = append(pending, c)
-		}
-		if last != nil && last.run(s) {
-			abandon()
-			return true
 		}
 		for len(pending) > 0 {
 			c := pending[0]
@@ -393,7 +446,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 			}
 		}
 		backtrack = anc.signal.Load()
-		C[r.ID()] = threadCounts(tr) // lines 29-30: C(r)(thr) := |E(σ̃)_thr|
+		s.setC(C, r.ID(), v.threadCounts()) // lines 29-30: C(r)(thr) := |E(σ̃)_thr|
 	}
 	if len(mutate) > 0 {
 		s.sink.Extra("pruned_by_backtrack", float64(len(mutate)))
@@ -402,15 +455,27 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, x program.Execution, sw *singleWri
 }
 
 // descend runs the child call σ' = w of read r (GoodW(r) = group, anc its
-// ancestor entry) in this goroutine and restores this call's state after
-// it. It returns true if the exploration must stop.
-func (s *rvfSMC) descend(w program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, pred *rvfPred, anc *rvfAncestor, r program.EventID, group []program.EventID) bool {
+// ancestor entry; v the parent's view if σ' = σ̃∘r) in this goroutine and
+// restores this call's state after it. It returns true if the exploration
+// must stop.
+func (s *rvfSMC) descend(w program.Schedule, C rvfCausal, live program.Execution, sw *singleWriters, v *rvfTrace, pred *rvfPred, anc *rvfAncestor, r program.EventID, group []program.EventID) bool {
 	s.good[r] = group
 	s.anc = anc
-	stop := s.call(w, C.clone(), live, sw, pred)
+	stop := s.call(w, C, live, sw, v, pred) // C comes back as it was
 	s.anc = anc.up
 	delete(s.good, r)
 	return stop
+}
+
+// hasPlainAccess reports whether tr has an access that is not atomic:
+// the accesses raceReporter.report looks at.
+func hasPlainAccess(tr *program.Trace) bool {
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind.IsAccess() && !e.Is(program.RMWWrite) && !e.Is(program.Atomic) {
+			return true
+		}
+	}
+	return false
 }
 
 // rvfPred is a finding a call reports about its child's seed before the
@@ -456,152 +521,16 @@ func (p *rvfPred) shown(tr *program.Trace) bool {
 // call on its path, or at its leaf. So the signal is set. With releases
 // alone, or without the waiting acquires, rvf lost outcomes of random
 // programs over several mutexes (TestRVFLocksRandom, program 20).
-func (s *rvfSMC) signal(t program.ThreadID, loc locKey) {
-	for a := s.anc; a != nil; a = a.up {
+func (s *rvfSMC) signal(t program.ThreadID, loc locKey) { s.signalUpTo(t, loc, nil) }
+
+// signalUpTo is signal for the ancestors above stop (the innermost first),
+// stop excluded.
+func (s *rvfSMC) signalUpTo(t program.ThreadID, loc locKey, stop *rvfAncestor) {
+	for a := s.anc; a != nil && a != stop; a = a.up {
 		if a.loc == loc && a.thread != t {
 			a.signal.Store(true)
 		}
 	}
-}
-
-// sources returns VisibleW(r) \ forbids(r) over the events of tr, grouped
-// by the value they write (lines 17-18), in trace order with init first,
-// and how many values the forbidden visible sources write: mutations an
-// elder sibling of r's made already (counted as duplicates avoided).
-// forbid is C(r) (nil if undefined); a thread beyond its end had no events
-// when C(r) was set, so it forbids none of them. Each release of a lock is
-// a group of its own.
-func (s *rvfSMC) sources(tr *program.Trace, mhb *syncOrder, r program.Event, forbid []int32) (groups [][]program.EventID, avoided int) {
-	lock := r.Kind == program.Acquire
-	var ws []int32
-	for i := range tr.Events {
-		e := &tr.Events[i]
-		if e.Loc == r.Loc && (lock && e.Kind == program.Release || !lock && e.Kind == program.Write) {
-			ws = append(ws, int32(i))
-		}
-	}
-	// Visible: not hidden by a later write before r (program.VisibleWrites,
-	// O(writes · threads) per read). r is pending, not in tr: pendingR
-	// stands for it; no event of tr happens after it.
-	const pendingR = -2
-	order := func(a, b int32) bool {
-		switch {
-		case a == pendingR:
-			return false
-		case b == pendingR:
-			return mhb.beforeNext(a, r.Thread)
-		}
-		return mhb.atMost(a, b)
-	}
-	vis := map[int32]bool{}
-	initVisible := program.VisibleWrites(ws, pendingR, order, func(w int32) program.ThreadID { return tr.Events[w].Thread },
-		func(w int32) { vis[w] = true })
-	visible := func(i int32) bool { return i < 0 && initVisible || vis[i] }
-	outshadowed := shadowedInSection(tr, mhb.At, r)
-	var vals, forbidden []int64
-	skip := func(v int64) {
-		if lock || !slices.Contains(forbidden, v) {
-			forbidden = append(forbidden, v)
-		}
-	}
-	add := func(id program.EventID, v int64) {
-		if !lock {
-			if k := slices.Index(vals, v); k >= 0 {
-				groups[k] = append(groups[k], id)
-				return
-			}
-		}
-		vals = append(vals, v)
-		groups = append(groups, []program.EventID{id})
-	}
-	if visible(-1) {
-		if forbid == nil {
-			add(program.InitID, tr.InitValue(r.Loc))
-		} else {
-			skip(tr.InitValue(r.Loc))
-		}
-	}
-	for _, i := range ws {
-		e := &tr.Events[i]
-		switch {
-		case !visible(i), outshadowed(i):
-		case forbid != nil && int(e.Thread) < len(forbid) && e.Index < forbid[e.Thread]:
-			skip(e.Value)
-		default:
-			add(e.ID(), e.Value)
-		}
-	}
-	return groups, len(forbidden)
-}
-
-// shadowedInSection returns, for the pending read r (not in tr), a test of
-// whether a write w of another thread can be ruled out as r's source by a
-// mutex alone: r's thread holds a mutex l, w lies in a critical section of
-// l of its own thread, and either w's section writes w's location again
-// after w, or r's section wrote it before r. The two sections run one
-// after the other in every execution, so r comes before w, or after a
-// write that hides w from it. VisibleWrites sees only must-happen-before,
-// which leaves every write of a loop inside another thread's critical
-// section visible: two threads incrementing a counter 1,000 times under
-// one mutex made 2,000,000 value groups of VerifySC queries, none of them
-// realizable (issue 17).
-//
-// The table costs one pass over tr per held mutex, and only for a read
-// whose thread holds one.
-func shadowedInSection(tr *program.Trace, at [][]int32, r program.Event) func(w int32) bool {
-	if r.Kind != program.Read || int(r.Thread) >= len(at) {
-		return func(int32) bool { return false }
-	}
-	var held []program.Loc // the mutexes r's thread holds at r
-	mine := at[r.Thread]
-	for _, i := range mine {
-		held = afterLockEvent(held, &tr.Events[i])
-	}
-	if len(held) == 0 {
-		return func(int32) bool { return false }
-	}
-	var shadowed map[int32]bool // writes of other threads ruled out
-	for _, l := range held {
-		// Does r's section of l write r's location before r?
-		wrote := false
-		for j := len(mine) - 1; j >= 0; j-- {
-			e := &tr.Events[mine[j]]
-			if e.Kind == program.Acquire && e.Loc == l {
-				break
-			}
-			if e.Kind == program.Write && e.Loc == r.Loc {
-				wrote = true
-				break
-			}
-		}
-		// Each other thread backwards: a release of l opens a section (seen
-		// from its end), the acquire closes it; later tells whether the
-		// section writes r's location after the current event.
-		for t, at := range at {
-			if program.ThreadID(t) == r.Thread {
-				continue
-			}
-			inside, later := false, false
-			for j := len(at) - 1; j >= 0; j-- {
-				e := &tr.Events[at[j]]
-				switch {
-				case e.Kind == program.Release && e.Loc == l:
-					inside, later = true, false
-				case e.Kind.IsLock() && e.Loc == l: // acquire (or failed trylock): the section's start
-					inside = false
-				case e.Kind == program.Write && e.Loc == r.Loc:
-					if inside && (wrote || later) {
-						if shadowed == nil {
-							shadowed = map[int32]bool{}
-						}
-						shadowed[at[j]] = true
-					}
-					later = true
-				}
-			}
-		}
-	}
-	return func(w int32) bool { return shadowed[w] }
 }
 
 // rvfQuery is what the queries of one read r share: σ̃ (tr, its schedule
@@ -624,25 +553,24 @@ type rvfQuery struct {
 // a write half if it is an RMW, or a CAS that succeeds on the value of
 // group. If group holds the active write, σ̃∘r is one (Section 4.2, the
 // auxiliary trace); otherwise VerifySC decides, guided by σ̃∘r. It returns
-// the witness as a schedule, nil if there is none.
-func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule, error) {
-	r := q.r
+// the witness as a schedule, nil if there is none; or aux, when the
+// witness is σ̃∘r, which the caller builds only if a run needs it (a child
+// that goes on from the parent's execution does not).
+func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (w program.Schedule, aux bool, err error) {
 	if slices.Contains(group, q.active) {
 		s.sink.Extra("guided_witnesses", 1)
-		aux := append(slices.Clone(q.plain), r.ID())
-		if !s.cfg.validate {
-			return aux, nil
+		if s.cfg.validate {
+			// Validate: the decider must agree that a witness exists; the
+			// auxiliary trace is still the one explored.
+			if sched, err := s.decideGroup(q, group); err != nil || sched == nil {
+				s.sink.Extra("decider_errors", 1)
+			}
 		}
-		// Validate: the decider must agree that a witness exists; the
-		// auxiliary trace is still the one explored.
-		if sched, err := s.decideGroup(q, group); err != nil || sched == nil {
-			s.sink.Extra("decider_errors", 1)
-		}
-		return aux, nil
+		return nil, true, nil
 	}
 	if s.cfg.OnWitness == nil {
 		half := q.half(group) == 1
-		w := q.inserted(group, half)
+		w = q.inserted(group, half)
 		if w == nil {
 			w = q.moved(group, half, s.good)
 		}
@@ -654,10 +582,11 @@ func (s *rvfSMC) witness(q *rvfQuery, group []program.EventID) (program.Schedule
 					s.sink.Extra("decider_errors", 1)
 				}
 			}
-			return w, nil
+			return w, false, nil
 		}
 	}
-	return s.decideGroup(q, group)
+	w, err = s.decideGroup(q, group)
+	return w, false, err
 }
 
 // half is 1 if r has a write half when it reads a write of group: it is
@@ -809,7 +738,7 @@ type rvfChild struct {
 // fork returns a node for the child call that gives read r the sources
 // group, under the ancestor anc.
 func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncestor) *rvfSMC {
-	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc, conts: s.conts,
+	k := &rvfSMC{ctx: s.ctx, p: s.p, cfg: s.cfg, sink: s.sink.child(), anc: anc, conts: s.conts, slab: &viewSlab{},
 		good: make(map[program.EventID][]program.EventID, len(s.good)+1)}
 	for id, g := range s.good {
 		k.good[id] = g

@@ -160,14 +160,14 @@ func (q *rvfQuery) moved(group []program.EventID, half bool, good map[program.Ev
 	// F in one forward pass: every reason to be in F points backwards.
 	inF := make([]bool, len(evs))
 	tainted := make([]bool, q.h.K)
-	last := map[locKey]int32{} // the latest write (release) of each location (mutex)
+	last := byLocKey[int32]{} // the latest write (release) of each location (mutex)
 	any := false
 	for i := range evs {
 		e := &evs[i]
 		f := tainted[e.Thread] || seed(int32(i))
 		switch e.Kind {
 		case program.Read, program.Acquire:
-			if src, ok := last[locKey{e.Loc, e.Kind == program.Acquire}]; ok && inF[src] {
+			if src, ok := last.get(locKey{e.Loc, e.Kind == program.Acquire}); ok && inF[src] {
 				f = true
 			}
 		case program.Join:
@@ -175,7 +175,7 @@ func (q *rvfQuery) moved(group []program.EventID, half bool, good map[program.Ev
 				f = true
 			}
 		case program.Write, program.Release:
-			last[locKey{e.Loc, e.Kind == program.Release}] = int32(i)
+			last.set(locKey{e.Loc, e.Kind == program.Release}, int32(i))
 		}
 		if f {
 			inF[i], tainted[e.Thread], any = true, true, true
@@ -232,10 +232,10 @@ func (q *rvfQuery) validSchedule(order []int32, group []program.EventID, half bo
 	evs := q.tr.Events
 	r := &q.r
 	done := make([]int32, q.h.K) // per thread: events placed
-	last := map[locKey]program.EventID{}
+	last := byLocKey[program.EventID]{}
 	holder := map[program.Loc]program.ThreadID{}
 	latest := func(k locKey) program.EventID {
-		if id, ok := last[k]; ok {
+		if id, ok := last.get(k); ok {
 			return id
 		}
 		return program.InitID
@@ -255,7 +255,7 @@ func (q *rvfQuery) validSchedule(order []int32, group []program.EventID, half bo
 				holder[r.Loc] = r.Thread
 			}
 			if half {
-				last[locKey{r.Loc, false}] = program.EventID{Thread: r.Thread, Index: r.Index + 1}
+				last.set(locKey{r.Loc, false}, program.EventID{Thread: r.Thread, Index: r.Index + 1})
 			}
 			continue
 		}
@@ -276,7 +276,7 @@ func (q *rvfQuery) validSchedule(order []int32, group []program.EventID, half bo
 				return false
 			}
 		case program.Write:
-			last[locKey{e.Loc, false}] = e.ID()
+			last.set(locKey{e.Loc, false}, e.ID())
 		case program.Acquire:
 			if _, held := holder[e.Loc]; held || !slices.Contains(good[e.ID()], latest(locKey{e.Loc, true})) {
 				return false
@@ -284,7 +284,7 @@ func (q *rvfQuery) validSchedule(order []int32, group []program.EventID, half bo
 			holder[e.Loc] = e.Thread
 		case program.Release:
 			delete(holder, e.Loc)
-			last[locKey{e.Loc, true}] = e.ID()
+			last.set(locKey{e.Loc, true}, e.ID())
 		case program.LockFail:
 			if t, held := holder[e.Loc]; !held || t == e.Thread {
 				return false
@@ -296,4 +296,30 @@ func (q *rvfQuery) validSchedule(order []int32, group []program.EventID, half bo
 		}
 	}
 	return true
+}
+
+// byLocKey is a map keyed by locKey kept as two maps keyed by location,
+// which the runtime looks up on its path for 64-bit keys (a struct key
+// hashes generically: the maps of moved and validSchedule were a third of
+// their time on lastzero).
+type byLocKey[V any] [2]map[program.Loc]V
+
+func (m *byLocKey[V]) get(k locKey) (V, bool) {
+	v, ok := m[b2i(k.lock)][k.loc]
+	return v, ok
+}
+
+func (m *byLocKey[V]) set(k locKey, v V) {
+	i := b2i(k.lock)
+	if m[i] == nil {
+		m[i] = map[program.Loc]V{}
+	}
+	m[i][k.loc] = v
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -25,6 +25,25 @@ package explicit
 // the executions and findings, are those of the recursion; only levels
 // whose loop continues cost a call. A level with no other read to mutate
 // needs no entry (forced_reads: its loop ends after r anyway).
+//
+// Resumed levels that find nothing (issue 17; filesystem.c at 26 threads:
+// 18,408 levels resumed and 28,139 runs from the start for 508 executions
+// in 60 s, where rf needs one run per execution). Threads t and t+13 start
+// their block search at the same block b. The level that stepped t's
+// acquire r of b's mutex is signalled once a descendant sees t+13's
+// acquire of it pending (signal), so the level mutates its other reads in
+// turn, each child run from the start, with C(r) forbidding every release
+// of b in the level's σ̃. In a child of another thread's read, r can only
+// follow a release of b made after σ̃, which needs a later acquire of b; if
+// t+13's acquire was mutated before (C forbids it the same releases), no
+// thread the trace shows can make one, and the subtree ends without a
+// leaf. A sound cut would need "no thread acquires b after σ̃ in any trace
+// of the subtree", and the explorer knows nothing of a thread's code
+// beyond its next event: any running thread may still reach b (a search
+// that fails elsewhere goes on to the next block). The necessary condition
+// it can check, every other thread finished or stuck, holds at no resumed
+// level of these programs; so none is cut, and the cost is paid per run
+// instead (views, singleWriters' allocations, the signals above).
 
 import (
 	"slices"
@@ -48,15 +67,20 @@ type rvfLevel struct {
 // steps is lines 1-11 of the call on x, which has run σ, and the rest of
 // the call, with reads of one source stepped in place (see the file
 // comment). C is the call's causal map; sw, if not nil, has followed x's
-// trace so far (the parent's, handed on with x). It returns true if the
+// trace so far (the parent's, handed on with x); v, if not nil, is a view
+// of a prefix of x's trace (rvfsmc_view.go). It returns true if the
 // exploration must stop.
-func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, learn contLearn) bool {
+func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, v *rvfTrace, learn contLearn) bool {
 	var (
 		mutate []program.Event
 		wait   []program.Event // for rvfCall: the waiting threads' events
 		quiet  bool
 		set    []program.EventID // reads stepped here, whose good writes this call set
 		levels []rvfLevel
+		// per thread: the pending event it signalled for last, and the
+		// innermost ancestor then
+		signalled []signalMark
+		tries     trylockScan
 	)
 	up := s.anc
 	defer func() {
@@ -93,11 +117,21 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 			case e.Kind == program.Read && e.Is(program.CAS) && !s.casArgsKnown(x, []program.Event{e}):
 				quiet = false
 			}
-			if e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) {
-				s.signal(program.ThreadID(t), locKey{e.Loc, false})
-			}
-			if e.Kind == program.Acquire { // waiting or not: see signal
-				s.signal(program.ThreadID(t), locKey{e.Loc, true})
+			if pendingSignals(&e) {
+				// A thread still at the event it was at in the last round
+				// signalled the ancestors up to that round's innermost
+				// already: only the levels added since need it (indexer:
+				// 14 threads at acquires, each walking every ancestor
+				// in every round, cost a twentieth of rvf's time).
+				stop := (*rvfAncestor)(nil)
+				if t < len(signalled) && signalled[t].id == e.ID() && signalled[t].ok {
+					stop = signalled[t].top
+				}
+				s.signalUpTo(program.ThreadID(t), locKey{e.Loc, e.Kind == program.Acquire}, stop)
+				for len(signalled) <= t {
+					signalled = append(signalled, signalMark{})
+				}
+				signalled[t] = signalMark{e.ID(), s.anc, true}
 			}
 			if st != program.Enabled || !readLike(&e) {
 				continue
@@ -125,7 +159,7 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 		} else {
 			a := &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, up: s.anc}
 			l := rvfLevel{tr: snapshot(tr), mutate: slices.Clone(mutate), anc: a, set: len(set)}
-			l.call = rvfCall{all: l.mutate, wait: slices.Clone(wait), quiet: quiet && !explore.HasTrylock(tr)}
+			l.call = rvfCall{all: l.mutate, wait: slices.Clone(wait), quiet: quiet && !tries.in(tr)}
 			levels = append(levels, l)
 			s.anc = a
 			s.sink.Extra("stepped_reads", 1)
@@ -145,13 +179,17 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 	if s.cfg.validate {       // O(|σ̃|) per call: a check of the implementation
 		s.checkValues(tr)
 	}
-	try := noteTrylocks(s.sink, tr)
-	deep := C
-	if len(levels) > 0 {
-		deep = C.clone() // the levels' C is the call's, without what the deepest adds
+	try := tries.in(tr) // noteTrylocks, incrementally
+	if try {
+		s.sink.Extra("trylocks", 1)
+		s.sink.Stop(explore.TrylocksNotExplored, true)
 	}
 	call := &rvfCall{all: slices.Clone(mutate), wait: slices.Clone(wait), quiet: quiet && !try}
-	stop := s.mutateAll(tr, x, sw, mutate, call, deep, len(levels) == 0)
+	var deepest *rvfTrace // the view of tr, if it is not a leaf
+	if over, _ := x.Done(); !over && len(mutate) > 0 {
+		deepest = traceView(v, tr, s.slab)
+	}
+	stop := s.mutateAll(tr, deepest, x, sw, mutate, call, C, len(levels) == 0) // C comes back as it was: the levels' C
 	for k := len(levels) - 1; k >= 0; k-- {
 		l := &levels[k]
 		for _, id := range set[l.set:] {
@@ -167,11 +205,48 @@ func (s *rvfSMC) steps(x program.Execution, C rvfCausal, sw *singleWriters, lear
 			continue
 		}
 		s.sink.Extra("levels_resumed", 1)
-		c := C.clone()
-		c[l.mutate[0].ID()] = threadCounts(l.tr) // lines 29-30
-		stop = s.mutateAll(l.tr, nil, nil, l.mutate[1:], &l.call, c, false)
+		if deepest == nil {
+			deepest = traceView(v, tr, s.slab)
+		}
+		lv := deepest.prefix(l.tr)
+		mark := len(s.cundo)
+		s.setC(C, l.mutate[0].ID(), lv.threadCounts()) // lines 29-30
+		stop = s.mutateAll(l.tr, lv, nil, nil, l.mutate[1:], &l.call, C, false)
+		if !stop { // as mutateAll's
+			s.restoreC(C, mark)
+		}
 	}
 	return stop
+}
+
+// trylockScan is explore.HasTrylock over a growing trace, each event
+// looked at once (it was once per stepped read: indexer's 400 events
+// 80,000 times).
+type trylockScan struct {
+	seen int
+	try  bool
+}
+
+func (ts *trylockScan) in(tr *program.Trace) bool {
+	for ; ts.seen < len(tr.Events); ts.seen++ {
+		if explore.IsTrylock(&tr.Events[ts.seen]) {
+			ts.try = true
+		}
+	}
+	return ts.try
+}
+
+type signalMark struct {
+	id  program.EventID
+	top *rvfAncestor
+	ok  bool
+}
+
+// pendingSignals reports whether a pending e is a new source for the
+// ancestors' reads of its location (lines 3-5 with Appendix A): an RMW or
+// CAS read, or an acquire, enabled or waiting (see signal).
+func pendingSignals(e *program.Event) bool {
+	return e.Kind == program.Read && (e.Is(program.RMW) || e.Is(program.CAS)) || e.Kind == program.Acquire
 }
 
 // snapshot returns tr as it is now: an execution appends to its trace,
@@ -239,6 +314,7 @@ type singleWriters struct {
 	clock [][]int32 // per thread: events of each thread before its next one
 	seen  int       // events of the trace added
 	k     int       // threads of the trace: the width rows are allocated at
+	slab  []int32   // where new rows are cut from (one allocation for many)
 }
 
 // lastWrite is what singleWriters knows of the writes of one location
@@ -267,11 +343,24 @@ func (sw *singleWriters) widen(c []int32, n int) []int32 {
 		return c
 	}
 	if cap(c) < n {
-		d := make([]int32, len(c), max(n, sw.k))
+		d := sw.row(max(n, sw.k))[:len(c)]
 		copy(d, c)
 		c = d
 	}
 	return c[:n]
+}
+
+// row returns a zeroed row of n entries (capacity n), cut from sw.slab: a
+// replay's pass over a long trace makes a row per location and release
+// (indexer.c: 256 locations and mutexes initialised by main), a fifth of
+// rvf's time there as separate allocations (issue 17).
+func (sw *singleWriters) row(n int) []int32 {
+	if len(sw.slab) < n {
+		sw.slab = make([]int32, max(64*n, 1024))
+	}
+	c := sw.slab[:n:n]
+	sw.slab = sw.slab[n:]
+	return c
 }
 
 func (sw *singleWriters) clockOf(t program.ThreadID) []int32 {
@@ -292,6 +381,23 @@ func (sw *singleWriters) join(t program.ThreadID, c []int32) {
 
 func (sw *singleWriters) add(tr *program.Trace) {
 	sw.k = max(sw.k, len(tr.Threads))
+	if sw.seen == 0 && len(sw.ws) == 0 {
+		// Sized for the trace so far (its writes and releases bound the
+		// entries): the maps grew entry by entry.
+		var nw, nr int
+		for i := range tr.Events {
+			switch tr.Events[i].Kind {
+			case program.Write:
+				nw++
+			case program.Release:
+				nr++
+			}
+		}
+		nw, nr = min(nw, 4096), min(nr, 4096)
+		sw.idx = [2]map[program.Loc]int32{make(map[program.Loc]int32, nw), make(map[program.Loc]int32, nr)}
+		sw.rel = make(map[uint64][]int32, nr)
+		sw.ws = make([]lastWrite, 0, nw+nr)
+	}
 	for ; sw.seen < len(tr.Events); sw.seen++ {
 		e := &tr.Events[sw.seen]
 		if e.Kind == program.Acquire {
@@ -311,7 +417,9 @@ func (sw *singleWriters) add(tr *program.Trace) {
 				sw.join(e.Thread, sw.clockOf(program.ThreadID(e.Value)))
 			}
 		case program.Release:
-			sw.rel[eventKey(e.ID())] = slices.Clone(c)
+			rc := sw.row(len(c))
+			copy(rc, c)
+			sw.rel[eventKey(e.ID())] = rc
 			sw.written(1, e, c)
 		case program.Write:
 			sw.written(0, e, c)

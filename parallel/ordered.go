@@ -107,9 +107,6 @@ func (t *Tree[E]) TrySlot(worth func() bool) bool {
 	}
 }
 
-// Release gives back a slot that TrySlot took and no task took over.
-func (t *Tree[E]) Release() { t.release() }
-
 func (t *Tree[E]) slot() {
 	if t.slots != nil {
 		t.slots <- struct{}{}

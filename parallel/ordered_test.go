@@ -311,25 +311,6 @@ func TestTreeOneWorkerRunsInline(t *testing.T) {
 	})
 }
 
-// TestTreeRelease: a slot TrySlot took and Release gave back is free
-// again; while it is taken, the other worker's slot is not.
-func TestTreeRelease(t *testing.T) {
-	tree := NewTree(2, func(int) bool { return false })
-	tree.Run(func(*Node[int]) {
-		if !tree.TrySlot(nil) {
-			t.Fatal("no free slot with two workers")
-		}
-		if tree.TrySlot(nil) {
-			t.Fatal("a third slot with two workers")
-		}
-		tree.Release()
-		if !tree.TrySlot(nil) {
-			t.Fatal("the released slot is not free")
-		}
-		tree.Release()
-	})
-}
-
 // TestTreeTaskPanic: a panic in a task stops the search and is raised by
 // Run.
 func TestTreeTaskPanic(t *testing.T) {
