@@ -193,6 +193,15 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 		return false
 	}
 	program.RunDefault(x)
+	if s.ctx.Err() != nil {
+		// The run reached the deadline (the interpreter polls it): record
+		// it, and stop before indexing its trace, which costs as much as
+		// the run on a long one (pthread-lit/fk2012: 3.1M events; extend,
+		// line 4 and detect's maps each took seconds past --timeout).
+		s.sink.Execution(x)
+		s.sink.Stop(explore.StopReason(s.ctx), false)
+		return true
+	}
 	// Line 3: τ' := τ·Ê.
 	base, whole := s.extend(base, x.Trace())
 	if explore.HasTrylock(s.tr) {
@@ -216,6 +225,13 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	var reads []int
 	s.lock()
 	for p := base; p < len(s.seq); p++ {
+		if (p-base)%4096 == 0 && s.ctx.Err() != nil {
+			// cut (fk2012 above): the sets made so far stay, as nothing
+			// explores after a stop
+			s.unlock()
+			s.sink.Stop(explore.StopReason(s.ctx), false)
+			return true
+		}
 		if rfReadLike(&s.seq[p].ev) {
 			reads = append(reads, p)
 			s.sched[p] = &rfSchedules{keys: map[string]bool{}, orig: s.seq[p]}
@@ -224,6 +240,11 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	s.unlock()
 	// Lines 5-11.
 	s.detect(base, x)
+	if s.ctx.Err() != nil {
+		// detect was cut: children would only scan and delete the sets
+		s.sink.Stop(explore.StopReason(s.ctx), false)
+		return true
+	}
 	for p := range base {
 		s.seq[p].fresh = false
 	}
@@ -320,6 +341,9 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	index := map[locKey]*program.WriteIndex{} // writes grouped by thread, built on first use
 	readers := map[program.EventID][]int32{}  // reads per source
 	for p := range s.seq {
+		if p%4096 == 0 && s.ctx.Err() != nil {
+			return // cut, as below
+		}
 		e := &s.seq[p].ev
 		switch e.Kind {
 		case program.Write:
