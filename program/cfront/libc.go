@@ -19,7 +19,8 @@ import "mcr/program"
 //
 // Only functions whose result is fully determined by memory are here,
 // and ftw/nftw with one of their behaviours (libcPartial);
-// formatted I/O (sscanf, sprintf) and locale-dependent ones are not.
+// formatted I/O (sprintf) and locale-dependent ones are not; sscanf is
+// sscanf.go's.
 
 // pos is the source position of th's current instruction; inside a
 // library function, whose code has none, the position of the call that

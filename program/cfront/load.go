@@ -174,7 +174,7 @@ func LoadSource(name string, src []byte, opts Options) (p *Program, err error) {
 			{Name: "<defines>", Value: defs.String()},
 			// before the program, so that its macros (SV-COMP's scull.c
 			// has #define char int) do not rewrite the library (libc.go)
-			{Name: "<libc>", Value: libcSource},
+			{Name: "<libc>", Value: libcSource + sscanfSource},
 			{Name: name, Value: src},
 			// cc/v4 loops forever when the translation unit ends right
 			// after some tokens (a lone "*"); a final declaration keeps it
