@@ -56,6 +56,9 @@ func (d *GetWitness) decide(ctx context.Context, inst *program.Instance) (progra
 	v.ctx = ctx
 	// P-I: saturation.
 	s, ok := newSaturation(v)
+	if err := v.stopped("saturation"); err != nil {
+		return nil, false, err // newSaturation's false may be the stop
+	}
 	if ok {
 		var err error
 		if ok, err = s.saturate(); err != nil {

@@ -209,6 +209,15 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	if c, ok := s.p.(*copyStart); ok {
 		c.Observe(len(x.Trace().Events))
 	}
+	if s.ctx.Err() != nil {
+		// The run reached the deadline (the interpreter polls it): record
+		// it, and stop before indexing its trace, which costs as much as
+		// the run on a long one (pthread-lit/fk2012: 3.1M events; extend,
+		// line 4 and detect's maps each took seconds past --timeout).
+		s.sink.Execution(x)
+		s.sink.Stop(explore.StopReason(s.ctx), false)
+		return true
+	}
 	// Line 3: τ' := τ·Ê.
 	base, whole := s.extend(base, x.Trace())
 	if explore.HasTrylock(s.tr) {
@@ -232,6 +241,13 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	var reads []int
 	s.lock()
 	for p := base; p < len(s.seq); p++ {
+		if (p-base)%4096 == 0 && s.ctx.Err() != nil {
+			// cut (fk2012 above): the sets made so far stay, as nothing
+			// explores after a stop
+			s.unlock()
+			s.sink.Stop(explore.StopReason(s.ctx), false)
+			return true
+		}
 		if rfReadLike(&s.seq[p].ev) {
 			reads = append(reads, p)
 			s.sched[p] = &rfSchedules{keys: map[string]bool{}, orig: s.seq[p]}
@@ -240,6 +256,11 @@ func (s *rfSMC) call(base int, E program.Schedule) bool {
 	s.unlock()
 	// Lines 5-11.
 	s.detect(base, x)
+	if s.ctx.Err() != nil {
+		// detect was cut: children would only scan and delete the sets
+		s.sink.Stop(explore.StopReason(s.ctx), false)
+		return true
+	}
 	for p := range base {
 		s.seq[p].fresh = false
 	}
@@ -362,6 +383,9 @@ func (s *rfSMC) detect(base int, x program.Execution) {
 	}
 	var readers map[program.EventID][]int32 // reads per source, made for the first RMW
 	for p := range s.seq {
+		if p%4096 == 0 && s.ctx.Err() != nil {
+			return // cut, as below
+		}
 		e := &s.seq[p].ev
 		switch e.Kind {
 		case program.Write:

@@ -84,7 +84,10 @@ func (s *rfSMC) children(reads []int) (stop bool) {
 			c.t.Abandon()
 		}
 		s.lock()
-		for _, p := range reads { // the positions not trimmed below
+		for i, p := range reads { // the positions not trimmed below
+			if i%4096 == 4095 && s.ctx.Err() != nil {
+				break // a stop: nothing reads the sets again (fk2012: 1.5M reads, seconds past --timeout)
+			}
 			delete(s.sched, p) // line 15
 		}
 		s.unlock()

@@ -31,6 +31,13 @@ type ScheduleFile struct {
 	// FailingLocks: a pthread_mutex_lock whose result is used may fail
 	// (check --failing-locks, on for SV-COMP tasks)
 	FailingLocks bool `json:"failing_locks,omitempty"`
+	// SpuriousWakeups: pthread_cond_wait may return without a signal
+	// (check --spurious-wakeups, on for SV-COMP tasks); a schedule that
+	// takes a spurious wake-up does not replay without it
+	SpuriousWakeups bool `json:"spurious_wakeups,omitempty"`
+	// NoSpinAwait: spin loops ran as written (check --no-spin-await), so
+	// the schedule holds their iterations' events
+	NoSpinAwait bool `json:"no_spin_await,omitempty"`
 	// Model is the memory model the schedule runs under ("tso", "pso";
 	// empty: sc). Under TSO and PSO the steps include flushes.
 	Model string         `json:"mm,omitempty"`

@@ -267,7 +267,7 @@ func checkProgram(cmd *cobra.Command, file string, f *checkFlags, sv *svRun) err
 	}
 	if f.scheduleOut != "" && len(res.Findings) > 0 {
 		fd := res.Findings[0]
-		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, RandInputs: f.bounds.randInputs, FailingLocks: f.bounds.failingLocks, Steps: fd.Steps}
+		sf := &program.ScheduleFile{Program: file, Defines: defineMap(f.defines), Finding: fd.Kind + ": " + fd.Message, Inputs: fd.Inputs, UndefInputs: undefInputs, RandInputs: f.bounds.randInputs, FailingLocks: f.bounds.failingLocks, SpuriousWakeups: f.bounds.spurious, NoSpinAwait: f.bounds.noSpinAwait, Steps: fd.Steps}
 		if cfg.Model != program.SC {
 			sf.Model = cfg.Model.String()
 		}

@@ -98,3 +98,31 @@ func TestInputsZ3(t *testing.T) {
 		{[]string{"check", tdIn + "clock_deadline.c"}, exitOK, "search complete"},
 	})
 }
+
+// TestScheduleKeepsOptions: a schedule found with --spurious-wakeups (or
+// --no-spin-await) replays without the flag: the file carries it, as it
+// carries --rand-inputs and --failing-locks. Without it the consumer
+// that trusts one wait stays blocked and the replay reports no finding.
+func TestScheduleKeepsOptions(t *testing.T) {
+	dir := t.TempDir()
+	sp, ns := filepath.Join(dir, "sp.json"), filepath.Join(dir, "ns.json")
+	runCLICases(t, []cliCase{
+		{[]string{"check", td + "condvar_spurious.c", "-D", "TRUST=1", "--spurious-wakeups", "--schedule-out", sp}, exitFinding, "assertion `ready` failed"},
+		{[]string{"replay", td + "condvar_spurious.c", "--schedule", sp}, exitFinding, "assertion `ready` failed"},
+		{[]string{"check", td + "cond_if.c", "--no-spin-await", "--spurious-wakeups", "--schedule-out", ns}, exitFinding, "assertion"},
+		{[]string{"replay", td + "cond_if.c", "--schedule", ns}, exitFinding, "assertion"},
+	})
+	for _, c := range []struct {
+		file string
+		want func(*program.ScheduleFile) bool
+	}{{sp, func(sf *program.ScheduleFile) bool { return sf.SpuriousWakeups && !sf.NoSpinAwait }},
+		{ns, func(sf *program.ScheduleFile) bool { return sf.SpuriousWakeups && sf.NoSpinAwait }}} {
+		sf, err := program.ReadScheduleFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.want(sf) {
+			t.Errorf("%s: spurious_wakeups %v, no_spin_await %v", c.file, sf.SpuriousWakeups, sf.NoSpinAwait)
+		}
+	}
+}

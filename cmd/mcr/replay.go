@@ -23,7 +23,9 @@ func newReplayCmd() *cobra.Command {
 		Short: "Re-run a program along a saved schedule and show the interleaving",
 		Long: `replay executes FILE.c along the schedule saved by 'mcr check --schedule-out'
 (the -D definitions saved with it are used unless -D is given; the input
-values of __VERIFIER_nondet_* calls saved with it always), prints the
+values of __VERIFIER_nondet_* calls saved with it always, and so do the
+options it was found with: --rand-inputs, --failing-locks,
+--spurious-wakeups, --no-spin-await), prints the
 interleaving and the outcome, and exits 1 if the run ends in a violation or
 ends with the two racing accesses of a race schedule, 0 otherwise.`,
 		Args: cobra.ExactArgs(1),
@@ -42,6 +44,8 @@ ends with the two racing accesses of a race schedule, 0 otherwise.`,
 			}
 			bounds.randInputs = bounds.randInputs || sf.RandInputs
 			bounds.failingLocks = bounds.failingLocks || sf.FailingLocks
+			bounds.spurious = bounds.spurious || sf.SpuriousWakeups
+			bounds.noSpinAwait = bounds.noSpinAwait || sf.NoSpinAwait
 			ctx, stop := runContext(0) // Ctrl-C ends an execution that never ends
 			defer stop()
 			p, err := loadProgram(ctx, args[0], defines, includes, bounds)

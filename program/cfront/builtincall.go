@@ -283,7 +283,7 @@ func (c *compiler) builtinCall(x *cc.PostfixExpression, name string, as []cc.Exp
 		return true
 	}
 	if c.rwlockCall(x, name, as) || c.barrierCall(x, name, as) || c.semCall(x, name, as) || c.mathCall(x, name, as) ||
-		c.timedCall(x, name, as) || c.failingLock(x, name, as) || c.scanfCall(x, name, as) {
+		c.timedCall(x, name, as) || c.failingLock(x, name, as) || c.scanfCall(x, name, as) || c.sscanfCall(x, name, as) {
 		return true
 	}
 	spec, ok := builtinSpecs[name]

@@ -46,6 +46,7 @@ var semanticsFiles = []struct {
 	{"testdata/semantics.c", nil, 50},
 	{"testdata/semantics_float.c", []string{"-lm", "-latomic"}, 50},
 	{"testdata/tsd.c", nil, 8},
+	{"testdata/sscanf.c", nil, 10},
 }
 
 // TestSemantics runs the semantics files, whose asserts check C semantics,

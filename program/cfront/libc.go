@@ -25,7 +25,8 @@ import (
 //
 // Only functions whose result is fully determined by memory are here,
 // and ftw/nftw with one of their behaviours (libcPartial);
-// formatted I/O (sscanf, sprintf) and locale-dependent ones are not.
+// formatted I/O (sprintf) and locale-dependent ones are not; sscanf is
+// sscanf.go's.
 
 // A translation unit has the library only if the program's text or -D
 // definitions name one of its functions (mentionsLibc): parsing and

@@ -187,7 +187,7 @@ func loadSource(name string, src []byte, opts Options, cacheGuard bool) (p *Prog
 		if withLibc {
 			// before the program, so that its macros (SV-COMP's scull.c
 			// has #define char int) do not rewrite the library (libc.go)
-			srcs = append(srcs, cc.Source{Name: "<libc>", Value: libcSource})
+			srcs = append(srcs, cc.Source{Name: "<libc>", Value: libcSource + sscanfSource})
 		}
 		return append(srcs,
 			cc.Source{Name: name, Value: src},

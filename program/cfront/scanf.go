@@ -20,8 +20,8 @@ import (
 // event, a race, on shared memory). Only integer conversions (d, i, u, o,
 // x, X, c without a width or with width 1) are modelled, with a literal
 // format; any other call (strings, floats, %n, a computed format) is left
-// unmodelled and ends its execution when reached (compiler.call). sscanf,
-// which reads a string of the program, is not modelled.
+// unmodelled and ends its execution when reached (compiler.call). sscanf
+// reads a string of the program and is run, not guessed (sscanf.go).
 
 // scanfCall compiles scanf and fscanf; false if it is another call or its
 // format is beyond the model.
