@@ -80,6 +80,9 @@ func (c *compiler) bitLayout(n cc.Node, st *cc.StructType) []*bitField {
 			c.unsupported(n, fmt.Sprintf("bit-field %s of type %s", f.Name(), t))
 		}
 		wd := f.ValueBits()
+		if wd > size || wd < 0 || wd == 0 && f.Name() != "" {
+			c.errorf(n, "bit-field %s: width %d is not 1 to %d bits", f.Name(), wd, size)
+		}
 		if wd == 0 {
 			// an unnamed zero-width bit-field ends the memory location and
 			// aligns the next one; it does not align the struct

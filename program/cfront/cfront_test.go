@@ -45,7 +45,7 @@ var semanticsFiles = []struct {
 }{
 	{"testdata/semantics.c", nil, 50},
 	{"testdata/semantics_float.c", []string{"-lm", "-latomic"}, 50},
-	{"testdata/semantics_bitfield.c", nil, 40},
+	{"testdata/semantics_bitfield.c", nil, 45},
 	{"testdata/tsd.c", nil, 8},
 }
 
@@ -147,6 +147,8 @@ func TestErrors(t *testing.T) {
 		{"struct s { unsigned a : 20; char d; } v; int main(void) { return 0; }", "bit-field layout"},
 		{"struct s { unsigned long a : 40; } v; int main(void) { return 0; }", "bit-field a of type unsigned long"},
 		{"enum e { A, B, C }; struct s { enum e k : 2; } v; int main(void) { return 0; }", "bit-field k of type enum e"},
+		{"struct s { int a : 40; } v; int main(void) { return 0; }", "bit-field a: width 40 is not 1 to 32 bits"},
+		{"struct s { int a : 0; } v; int main(void) { return 0; }", "bit-field a: width 0"},
 		{"union u { int a : 3; char c; } v; int main(void) { v.a = 1; return 0; }", "bit-field a in a union"},
 		{"struct s { int a : 3; } v; int main(void) { return &v.a != 0; }", "address of a bit-field"},
 		{"struct s { unsigned a : 3; } v; int main(void) { return v.a - 5 < 0; }", "unsigned bit-field narrower than int"},

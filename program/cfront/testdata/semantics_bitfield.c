@@ -11,9 +11,13 @@ struct zw { char a : 3; int : 0; char b : 3; };
 struct mixed { int n; unsigned short s : 5; signed char t : 3; long l; };
 struct flags { _Bool f : 1; unsigned char k : 2; unsigned full : 32; };
 struct outer { char tag; struct bf in; };
+struct g3 { int a : 7, b : 2, c : 1; };
+struct un { int : 3; int b : 2; };
 
 struct bf gb = { 5, -3, 300 };
 struct span gs = { .hi = 6, .lo = 33 };
+struct g3 gg3 = { -5, 1, -1 };
+struct un gun = { 1 };
 
 static struct bf twice(struct bf x) { x.a = (int)x.a * 2; x.b = x.b * 2; return x; }
 static int getb(const struct bf *p) { return p->b; }
@@ -38,6 +42,11 @@ int main(void)
 	assert(gs.lo == 33 && gs.mid == 0 && gs.hi == 6);
 	assert(m.n == 9 && m.s == 31 && m.t == -4 && m.l == 7);
 	assert(o.tag == 'x' && o.in.a == 7 && o.in.b == 7 && o.in.c == 511);
+	assert(gg3.a == -5 && gg3.b == 1 && gg3.c == -1);
+	assert(gun.b == 1 && sizeof(struct un) == 4);
+	struct g3 l3 = { -5, 1, -1 };
+	l3.b = -2;
+	assert(l3.b == -2 && l3.a == -5 && l3.c == -1);
 	/* unsigned wraparound at the width, signed sign extension */
 	b.a = 9;
 	assert(b.a == 1);
