@@ -41,6 +41,11 @@ func (c *compiler) bitLayout(n cc.Node, st *cc.StructType) []*bitField {
 	if l, ok := c.bitLayouts[st]; ok {
 		return l
 	}
+	if a := st.Attributes(); a != nil && (a.IsAttrSet("packed") || a.IsAttrSet("__packed__")) {
+		// cc/v4 ignores packing, so its layout and the one below would
+		// agree on a struct gcc packs tighter
+		c.unsupported(n, fmt.Sprintf("bit-fields in packed %s", st))
+	}
 	nf := st.NumFields()
 	out := make([]*bitField, nf)
 	pos := int64(0) // bits allocated so far

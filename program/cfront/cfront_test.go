@@ -149,6 +149,8 @@ func TestErrors(t *testing.T) {
 		{"enum e { A, B, C }; struct s { enum e k : 2; } v; int main(void) { return 0; }", "bit-field k of type enum e"},
 		{"struct s { int a : 40; } v; int main(void) { return 0; }", "bit-field a: width 40 is not 1 to 32 bits"},
 		{"struct s { int a : 0; } v; int main(void) { return 0; }", "bit-field a: width 0"},
+		{"struct __attribute__((packed)) s { unsigned a : 4, b : 4; } v; int main(void) { return 0; }", "bit-fields in packed struct s"},
+		{"struct __attribute__((__packed__)) s { unsigned a : 4, b : 4; } v; int main(void) { return 0; }", "bit-fields in packed struct s"},
 		{"union u { int a : 3; char c; } v; int main(void) { v.a = 1; return 0; }", "bit-field a in a union"},
 		{"struct s { int a : 3; } v; int main(void) { return &v.a != 0; }", "address of a bit-field"},
 		{"struct s { unsigned a : 3; } v; int main(void) { return v.a - 5 < 0; }", "unsigned bit-field narrower than int"},
