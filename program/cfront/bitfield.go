@@ -206,16 +206,18 @@ func (c *compiler) bitExtract(b *bitField) {
 }
 
 // loadBits loads bit-field b from the unit whose address is on the stack.
-// The load does not report indeterminate bytes (fCopy): the unit holds
-// other fields too, which a program may leave unset.
+// A unit no field of its run was ever stored to is an indeterminate read,
+// as for any scalar (undef.go); indeterminacy is tracked by bytes, so once
+// one field of the run is set the others read as the bits last stored.
 func (c *compiler) loadBits(n cc.Node, b *bitField, atom bool) {
-	c.emit(instr{op: opLoad, w: b.w, flag: fCopy | flagIf(atom, fAtomic), pos: toPos(n)})
+	c.emit(instr{op: opLoad, w: b.w, flag: flagIf(atom, fAtomic), pos: toPos(n)})
 	c.bitExtract(b)
 }
 
 // storeBits stores the value on the stack into bit-field b of the unit
 // whose address is below it: a load of the unit, the new bits masked in,
-// a store of the unit. With keep it leaves the field's new value (the
+// a store of the unit. The load reports no indeterminate bytes (fCopy):
+// setting one field of a unit whose other fields are unset is defined C. With keep it leaves the field's new value (the
 // value of an assignment), else nothing.
 func (c *compiler) storeBits(n cc.Node, b *bitField, atom, keep bool) {
 	v := c.newTemp()
