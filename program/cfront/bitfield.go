@@ -41,10 +41,39 @@ func (c *compiler) bitLayout(n cc.Node, st *cc.StructType) []*bitField {
 	if l, ok := c.bitLayouts[st]; ok {
 		return l
 	}
+	out, err := layoutBits(st)
+	switch {
+	case err.invalid:
+		c.errorf(n, "%s", err.msg)
+	case err.msg != "":
+		c.unsupported(n, err.msg)
+	}
+	if c.bitLayouts == nil {
+		c.bitLayouts = map[*cc.StructType][]*bitField{}
+	}
+	c.bitLayouts[st] = out
+	return out
+}
+
+// layoutRefusal says why layoutBits refuses a struct: msg names what is
+// not modelled, or what is invalid C if invalid.
+type layoutRefusal struct {
+	msg     string
+	invalid bool
+}
+
+// layoutBits lays out the bit-fields of st as gcc does on x86-64 (by
+// field index, nil for other members), or says why it does not. It is
+// pure, so that the program's location names and initial values
+// (program.go) see the units the compiled code accesses.
+func layoutBits(st *cc.StructType) ([]*bitField, layoutRefusal) {
+	refuse := func(format string, args ...any) ([]*bitField, layoutRefusal) {
+		return nil, layoutRefusal{msg: fmt.Sprintf(format, args...)}
+	}
 	if a := st.Attributes(); a != nil && (a.IsAttrSet("packed") || a.IsAttrSet("__packed__")) {
 		// cc/v4 ignores packing, so its layout and the one below would
 		// agree on a struct gcc packs tighter
-		c.unsupported(n, fmt.Sprintf("bit-fields in packed %s", st))
+		return refuse("bit-fields in packed %s", st)
 	}
 	nf := st.NumFields()
 	out := make([]*bitField, nf)
@@ -63,7 +92,7 @@ func (c *compiler) bitLayout(n cc.Node, st *cc.StructType) []*bitField {
 			a := int64(t.Align())
 			want := roundUp((pos+7)/8, a)
 			if f.Offset() != want {
-				c.unsupported(n, fmt.Sprintf("bit-field layout of %s (member %s at byte %d, gcc puts it at %d)", st, f.Name(), f.Offset(), want))
+				return refuse("bit-field layout of %s (member %s at byte %d, gcc puts it at %d)", st, f.Name(), f.Offset(), want)
 			}
 			align = max(align, a)
 			size := t.Size()
@@ -78,15 +107,15 @@ func (c *compiler) bitLayout(n cc.Node, st *cc.StructType) []*bitField {
 		switch t.Kind() {
 		case cc.Bool, cc.Char, cc.SChar, cc.UChar, cc.Short, cc.UShort, cc.Int, cc.UInt:
 		default:
-			c.unsupported(n, fmt.Sprintf("bit-field %s of type %s", f.Name(), t))
+			return refuse("bit-field %s of type %s", f.Name(), t)
 		}
 		size, a := t.Size()*8, int64(t.Align())*8
 		if size > 32 || a <= 0 {
-			c.unsupported(n, fmt.Sprintf("bit-field %s of type %s", f.Name(), t))
+			return refuse("bit-field %s of type %s", f.Name(), t)
 		}
 		wd := f.ValueBits()
 		if wd > size || wd < 0 || wd == 0 && f.Name() != "" {
-			c.errorf(n, "bit-field %s: width %d is not 1 to %d bits", f.Name(), wd, size)
+			return nil, layoutRefusal{msg: fmt.Sprintf("bit-field %s: width %d is not 1 to %d bits", f.Name(), wd, size), invalid: true}
 		}
 		if wd == 0 {
 			// an unnamed zero-width bit-field ends the memory location and
@@ -107,12 +136,11 @@ func (c *compiler) bitLayout(n cc.Node, st *cc.StructType) []*bitField {
 		}
 		runs[len(runs)-1].end = pos + wd
 		runOf[i] = len(runs) - 1
-		_, signed := c.scalar(n, t)
-		out[i] = &bitField{shift: pos, width: wd, signed: signed && t.Kind() != cc.Bool}
+		out[i] = &bitField{shift: pos, width: wd, signed: cc.IsSignedInteger(t) && t.Kind() != cc.Bool}
 		pos += wd
 	}
 	if size := roundUp((pos+7)/8, align); size != st.Size() {
-		c.unsupported(n, fmt.Sprintf("bit-field layout of %s (%d bytes, gcc makes it %d)", st, st.Size(), size))
+		return refuse("bit-field layout of %s (%d bytes, gcc makes it %d)", st, st.Size(), size)
 	}
 	// each run's unit: the smallest of 1, 2, 4 or 8 bytes from its first
 	// byte, which must not reach into the next member or past the struct
@@ -138,15 +166,11 @@ func (c *compiler) bitLayout(n cc.Node, st *cc.StructType) []*bitField {
 			w *= 2
 		}
 		if w > 8 || first+w > next {
-			c.unsupported(n, fmt.Sprintf("bit-field %s: its run of adjacent bit-fields (bytes %d to %d) is no 1-, 2-, 4- or 8-byte unit", st.FieldByIndex(i).Name(), first, last-1))
+			return refuse("bit-field %s: its run of adjacent bit-fields (bytes %d to %d) is no 1-, 2-, 4- or 8-byte unit", st.FieldByIndex(i).Name(), first, last-1)
 		}
 		f.unit, f.w, f.shift = first, uint8(w), f.shift-first*8
 	}
-	if c.bitLayouts == nil {
-		c.bitLayouts = map[*cc.StructType][]*bitField{}
-	}
-	c.bitLayouts[st] = out
-	return out
+	return out, layoutRefusal{}
 }
 
 func roundUp(n, a int64) int64 { return (n + a - 1) / a * a }
@@ -314,4 +338,29 @@ func (c *compiler) checkPromoted(n cc.Node, es ...cc.ExpressionNode) {
 			c.unsupported(n, "arithmetic or comparison on an unsigned bit-field narrower than int (gcc promotes it to int)")
 		}
 	}
+}
+
+// unitAt finds the bit-field unit of st holding byte off: its layout (the
+// first field's) and the names of the fields sharing it. ok is false when
+// off is in no unit, or st's bit-fields are not modelled.
+func unitAt(st *cc.StructType, off int64) (b *bitField, names []string, ok bool) {
+	if !hasBitFields(st) {
+		return nil, nil, false
+	}
+	bits, err := layoutBits(st)
+	if err.msg != "" {
+		return nil, nil, false
+	}
+	for i, f := range bits {
+		if f == nil || off < f.unit || off >= f.unit+int64(f.w) {
+			continue
+		}
+		if b == nil {
+			b = f
+		}
+		if name := st.FieldByIndex(i).Name(); name != "" {
+			names = append(names, name)
+		}
+	}
+	return b, names, b != nil
 }
