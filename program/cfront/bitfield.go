@@ -15,10 +15,19 @@ package cfront
 // extracts the bits, writing one loads the unit, masks the new bits in and
 // stores it back. The unit's load and store are ordinary Read and Write
 // events on one location, so the explorers see the lost update and the
-// race exactly as C11 defines them.
+// race exactly as C11 defines them. A compound assignment or ++ loads the
+// unit for the value and again for the read-modify-write (three events):
+// the same values unless another thread writes in between, which is a
+// race reported either way.
+//
+// Types: gcc promotes an unsigned int bit-field narrower than int to int,
+// cc/v4 types it unsigned int, and the compiler follows cc/v4's expression
+// types; the operators whose result would differ are refused
+// (promotedDiffers), the rest (==, !=, assignment, casts, conditions) agree.
 
 import (
 	"fmt"
+	"sync"
 
 	"modernc.org/cc/v4"
 )
@@ -340,6 +349,10 @@ func (c *compiler) checkPromoted(n cc.Node, es ...cc.ExpressionNode) {
 	}
 }
 
+// unitLayouts caches layoutBits for unitAt, which the explorers reach
+// through initial values (Program.initValue), from several goroutines.
+var unitLayouts sync.Map // *cc.StructType -> []*bitField
+
 // unitAt finds the bit-field unit of st holding byte off: its layout (the
 // first field's) and the names of the fields sharing it. ok is false when
 // off is in no unit, or st's bit-fields are not modelled.
@@ -347,9 +360,12 @@ func unitAt(st *cc.StructType, off int64) (b *bitField, names []string, ok bool)
 	if !hasBitFields(st) {
 		return nil, nil, false
 	}
-	bits, err := layoutBits(st)
-	if err.msg != "" {
-		return nil, nil, false
+	var bits []*bitField
+	if v, ok := unitLayouts.Load(st); ok {
+		bits = v.([]*bitField)
+	} else {
+		bits, _ = layoutBits(st) // nil when refused
+		unitLayouts.Store(st, bits)
 	}
 	for i, f := range bits {
 		if f == nil || off < f.unit || off >= f.unit+int64(f.w) {
