@@ -46,6 +46,7 @@ type compiler struct {
 	queue       []*function // functions referenced but not compiled yet
 	staticBytes int64
 	queued      map[*function]bool
+	bitLayouts  map[*cc.StructType][]*bitField // by field index (bitfield.go)
 
 	// failingLocks: a pthread_mutex_lock whose result is used may fail
 	// (Options.FailingLocks, failinglock.go); discarded is the call whose
@@ -344,12 +345,13 @@ func (c *compiler) checkType(n cc.Node, t cc.Type) {
 		c.checkType(n, at.Elem())
 	case cc.Struct:
 		if st, ok := t.(*cc.StructType); ok {
+			if hasBitFields(st) {
+				c.bitLayout(n, st) // refuses what is not modelled
+			}
 			for i := 0; i < st.NumFields(); i++ {
-				f := st.FieldByIndex(i)
-				if f.IsBitfield() {
-					c.unsupported(n, "bit-field "+f.Name())
+				if f := st.FieldByIndex(i); !f.IsBitfield() {
+					c.checkType(n, f.Type())
 				}
-				c.checkType(n, f.Type())
 			}
 		}
 	case cc.Float16, cc.Float128, cc.Float32x, cc.Float64x, cc.Float128x,

@@ -158,6 +158,15 @@ func (c *compiler) initMem(addr func(off int64), t cc.Type, init *cc.Initializer
 			c.emit(instr{op: opPop})
 			return
 		}
+		if f := init.Field(); f != nil && f.IsBitfield() {
+			// leaves carry the offset of the field as cc/v4 lays it out;
+			// the unit is placed by gcc's layout (bitfield.go)
+			b := c.fieldBits(init, f)
+			addr(off - f.Offset() + b.unit)
+			c.exprTo(e, t)
+			c.storeBits(init, b, false, false)
+			return
+		}
 		addr(off)
 		c.exprTo(e, t)
 		c.emitStore(t, false, 0, init)

@@ -218,6 +218,7 @@ func (c *compiler) expr(e cc.ExpressionNode) {
 			c.expr(x.AdditiveExpression)
 			return
 		}
+		c.checkPromoted(x, x.ShiftExpression)
 		c.exprTo(x.ShiftExpression, x.Type())
 		c.exprTo(x.AdditiveExpression, cc.IntegerPromotion(x.AdditiveExpression.Type()))
 		w, s := c.scalar(x, x.Type())
@@ -345,6 +346,7 @@ func (c *compiler) stringObj(s string) int32 {
 }
 
 func (c *compiler) arith(n cc.ExpressionNode, op opcode, a, b cc.ExpressionNode) {
+	c.checkPromoted(n, a, b)
 	t := n.Type()
 	c.exprTo(a, t)
 	c.exprTo(b, t)
@@ -386,6 +388,9 @@ func (c *compiler) additive(x *cc.AdditiveExpression) {
 }
 
 func (c *compiler) compare(n cc.ExpressionNode, op opcode, a, b cc.ExpressionNode) {
+	if op != opEq && op != opNe {
+		c.checkPromoted(n, a, b) // == and != agree in int and unsigned int
+	}
 	ta, tb := c.rtype(a), c.rtype(b)
 	var t cc.Type
 	if isPtr(ta) || isPtr(tb) {
@@ -415,6 +420,7 @@ func (c *compiler) logical(a, b cc.ExpressionNode, and bool) {
 }
 
 func (c *compiler) conditional(x *cc.ConditionalExpression) {
+	c.checkPromoted(x, x.ExpressionList, x.ConditionalExpression)
 	t := x.Type()
 	c.cond(x.LogicalOrExpression)
 	jz := c.emit(instr{op: opJz})
@@ -456,6 +462,7 @@ func (c *compiler) unary(x *cc.UnaryExpression) {
 	case cc.UnaryExpressionPlus:
 		c.exprTo(x.CastExpression, x.Type())
 	case cc.UnaryExpressionMinus, cc.UnaryExpressionCpl:
+		c.checkPromoted(x, x.CastExpression)
 		c.exprTo(x.CastExpression, x.Type())
 		w, s := c.scalar(x, x.Type())
 		if fw := floatWidth(x.Type()); fw != 0 && x.Case == cc.UnaryExpressionMinus {
@@ -516,6 +523,23 @@ func (c *compiler) incDec(e cc.ExpressionNode, inc, post bool, n cc.Node) {
 		} else {
 			c.emit(instr{op: opDup})
 			c.emit(instr{op: opSetLocal, a: int32(l.slot)})
+		}
+		return
+	}
+	if l.bits != nil {
+		// a bit-field: the store is a read-modify-write of its unit
+		c.emit(instr{op: opDup})
+		c.loadLV(n, l, 0)
+		old := c.newTemp()
+		if post {
+			c.emit(instr{op: opDup})
+			c.emit(instr{op: opSetLocal, a: int32(old)})
+		}
+		step()
+		c.emit(instr{op: opConv, w: w, flag: flagIf(s, fSigned)})
+		c.storeBits(n, l.bits, l.atom, !post)
+		if post {
+			c.emit(instr{op: opGetLocal, a: int32(old)})
 		}
 		return
 	}

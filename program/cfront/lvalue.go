@@ -13,7 +13,8 @@ type lv struct {
 	slot  int // >= 0: register slot
 	typ   cc.Type
 	atom  bool
-	undef bool // a slot of a local declared without an initialiser
+	undef bool      // a slot of a local declared without an initialiser
+	bits  *bitField // a bit-field; the address is its unit's (bitfield.go)
 }
 
 // lvalue compiles e as an lvalue (pushing its address when in memory).
@@ -82,8 +83,9 @@ func (c *compiler) lvalue(e cc.ExpressionNode) lv {
 			if f == nil {
 				c.errorf(x, "unknown field %s", x.Token2.SrcStr())
 			}
+			var bits *bitField
 			if f.IsBitfield() {
-				c.unsupported(x, "bit-field "+f.Name())
+				bits = c.fieldBits(x, f)
 			}
 			if x.Case == cc.PostfixExpressionSelect {
 				l := c.lvalue(x.PostfixExpression)
@@ -93,11 +95,15 @@ func (c *compiler) lvalue(e cc.ExpressionNode) lv {
 			} else {
 				c.ptrValue(x.PostfixExpression)
 			}
-			if off := f.Offset(); off != 0 {
+			off := f.Offset()
+			if bits != nil {
+				off = bits.unit
+			}
+			if off != 0 {
 				c.emit(instr{op: opPush, k: off})
 				c.emit(instr{op: opAdd})
 			}
-			return lv{slot: -1, typ: x.Type(), atom: isAtomicType(f.Type())}
+			return lv{slot: -1, typ: x.Type(), atom: isAtomicType(f.Type()), bits: bits}
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
@@ -138,12 +144,19 @@ func (c *compiler) addr(e cc.ExpressionNode) {
 	if l.slot >= 0 {
 		c.errorf(e, "internal error: address of a register variable")
 	}
+	if l.bits != nil {
+		c.errorf(e, "address of a bit-field")
+	}
 }
 
 // loadLV loads the value of an lvalue.
 func (c *compiler) loadLV(n cc.Node, l lv, extra uint8) {
 	if l.slot >= 0 {
 		c.emit(instr{op: opGetLocal, a: int32(l.slot), flag: flagIf(l.undef, fUndef), pos: toPos(n)})
+		return
+	}
+	if l.bits != nil {
+		c.loadBits(n, l.bits, l.atom)
 		return
 	}
 	switch undecayed(l.typ).Kind() {
@@ -166,6 +179,10 @@ func (c *compiler) storeLV(n cc.Node, l lv) {
 	if l.slot >= 0 {
 		c.emit(instr{op: opDup})
 		c.emit(instr{op: opSetLocal, a: int32(l.slot), flag: flagIf(l.undef, fUndef)}) // w 0: now set
+		return
+	}
+	if l.bits != nil {
+		c.storeBits(n, l.bits, l.atom, true)
 		return
 	}
 	c.emitStore(l.typ, l.atom, fKeep, n)
@@ -197,8 +214,10 @@ func (c *compiler) assign(x *cc.AssignmentExpression) {
 		op = opMul
 	case cc.AssignmentExpressionDiv:
 		op = opDiv
+		c.checkPromoted(x, x.UnaryExpression, x.AssignmentExpression)
 	case cc.AssignmentExpressionMod:
 		op = opMod
+		c.checkPromoted(x, x.UnaryExpression, x.AssignmentExpression)
 	case cc.AssignmentExpressionAdd:
 		op = opAdd
 	case cc.AssignmentExpressionSub:
@@ -270,8 +289,21 @@ func (c *compiler) walkScalars(n cc.Node, t cc.Type, off int64, f func(int64, cc
 		}
 	case cc.Struct:
 		st := t.(*cc.StructType)
+		var bits []*bitField
+		if hasBitFields(st) {
+			bits = c.bitLayout(n, st)
+		}
+		done := map[int64]bool{} // units of bit-fields already visited
 		for i := 0; i < st.NumFields(); i++ {
 			fl := st.FieldByIndex(i)
+			if fl.IsBitfield() {
+				// a run of bit-fields is one scalar: its unit
+				if b := bits[i]; b != nil && !done[b.unit] {
+					done[b.unit] = true
+					f(off+b.unit, c.unitType(b.w))
+				}
+				continue
+			}
 			c.walkScalars(n, fl.Type(), off+fl.Offset(), f)
 		}
 	case cc.Union:
@@ -288,6 +320,9 @@ func (c *compiler) walkScalars(n cc.Node, t cc.Type, off int64, f func(int64, cc
 		}
 		var big cc.Type
 		for i := 0; i < ut.NumFields(); i++ {
+			if fl := ut.FieldByIndex(i); fl.IsBitfield() {
+				c.unsupported(n, "bit-field "+fl.Name()+" in a union")
+			}
 			ft := ut.FieldByIndex(i).Type()
 			if big == nil || ft.Size() > big.Size() || ft.Size() == big.Size() && ft.Kind() == cc.Ptr {
 				big = ft

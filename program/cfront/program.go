@@ -275,9 +275,17 @@ func pathAt(t cc.Type, off int64) string {
 		if !ok {
 			break
 		}
+		if b, names, ok := unitAt(st, off); ok {
+			// the unit of a run of bit-fields (bitfield.go): name them all
+			path := "." + strings.Join(names, "|")
+			if off != b.unit {
+				path += fmt.Sprintf("+%d", off-b.unit)
+			}
+			return path
+		}
 		for i := 0; i < st.NumFields(); i++ {
 			f := st.FieldByIndex(i)
-			if f.Offset() <= off && off < f.Offset()+f.Type().Size() {
+			if !f.IsBitfield() && f.Offset() <= off && off < f.Offset()+f.Type().Size() {
 				return "." + f.Name() + pathAt(f.Type(), off-f.Offset())
 			}
 		}
@@ -316,9 +324,16 @@ func scalarAt(t cc.Type, off int64) (uint8, bool) {
 		return 0, false
 	case cc.Struct, cc.Union:
 		if st, ok := t.(*cc.StructType); ok {
+			if b, _, ok := unitAt(st, off); ok {
+				// a bit-field unit is loaded unsigned, whole (bitfield.go)
+				if off != b.unit {
+					return 0, false
+				}
+				return b.w, false
+			}
 			for i := 0; i < st.NumFields(); i++ {
 				f := st.FieldByIndex(i)
-				if f.Offset() <= off && off < f.Offset()+f.Type().Size() {
+				if !f.IsBitfield() && f.Offset() <= off && off < f.Offset()+f.Type().Size() {
 					return scalarAt(f.Type(), off-f.Offset())
 				}
 			}

@@ -30,6 +30,12 @@ func TestIndeterminateReads(t *testing.T) {
 		{"int v; int *q = &v; return __atomic_load_n(q, 5);", "an uninitialised local variable (main.v)"},
 		{"int s = 0; for (int i = 0; i < 3; i++) { int t; t = i; s += t; } return s;", ""},
 		{"int s = 0; for (int i = 0; i < 3; i++) { int t; if (i == 0) t = 1; s += t; } return s;", "uninitialised local variable"},
+		// bit-fields: a unit never stored to is indeterminate; setting one
+		// field of it (a read-modify-write of the unit) reads nothing
+		{"struct { int a : 3; unsigned b : 2; } v; return v.b;", "uninitialised main.v"},
+		{"struct { int a : 3; unsigned b : 2; } v; v.b = 1; return v.b;", ""},
+		{"struct { int a : 3; unsigned b : 2; } *p = malloc(4); p->a = 1; return p->a;", ""},
+		{"struct { int a : 3; unsigned b : 2; } *p = malloc(4); return p->a;", "malloc'd memory"},
 	}
 	for _, c := range cases {
 		src := "#include <stdlib.h>\nint main(void) { " + c.body + " }"
