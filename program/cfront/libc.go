@@ -65,10 +65,11 @@ func mentionsLibc(src []byte, defines []string) bool {
 }
 
 // libcOrder is the library's functions in the order of their definitions
-// in libcSource: the order in which they take static ids.
+// in libcSource and sscanfSource (load.go joins them): the order in which
+// they take static ids.
 var libcOrder = func() []string {
 	var out []string
-	for _, m := range regexp.MustCompile(`(?m)^\S[^\n]*?\b(__mcr_\w+)\(`).FindAllStringSubmatch(libcSource, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^\S[^\n]*?\b(__mcr_\w+)\(`).FindAllStringSubmatch(libcSource+sscanfSource, -1) {
 		out = append(out, m[1])
 	}
 	return out
