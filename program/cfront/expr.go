@@ -42,13 +42,15 @@ func undecayed(t cc.Type) cc.Type {
 
 // isLvalueForm reports whether e designates an object (identifier, member,
 // subscript, dereference, or such in parentheses): only these can have an
-// array type that cc/v4 reports decayed.
+// array type that cc/v4 reports decayed. A parameter declared as an array
+// (`char *argv[]`) is a pointer (C11 6.7.6.3p7), not one of them.
 func isLvalueForm(e cc.ExpressionNode) bool {
 	switch x := e.(type) {
 	case *cc.PrimaryExpression:
 		switch x.Case {
 		case cc.PrimaryExpressionIdent:
-			return true
+			d, ok := x.ResolvedTo().(*cc.Declarator)
+			return !ok || !d.IsParam()
 		case cc.PrimaryExpressionExpr:
 			return isLvalueForm(x.ExpressionList)
 		}

@@ -37,9 +37,20 @@ static struct point addpoint(struct point a, struct point b) { a.x += b.x; a.y +
 static int clobber(struct point p) { p.x = -1; return p.y; }
 static struct table mktable(long total) { struct table t = gtab; t.total = total; t.pts[2] = mkpoint(5, 6); return t; }
 static union word mkword(long v) { union word w; w.l = v; return w; }
+/* parameters declared as arrays are pointers (C11 6.7.6.3p7) */
+static int last_of(int a[], int n) { return a[n - 1]; }
+static void set_first(int a[3]) { a[0] = 7; a++; a[0] = 8; }
 
-int main(void)
+int main(int argc, char *argv[])
 {
+	/* argv as an array parameter: { the program's name, NULL } */
+	assert(argc == 1 && argv[0][0] != 0 && argv[1] == 0);
+	char **argp = argv;
+	assert(argp == argv && *argp == argv[0]);
+	int arr3[3] = { 1, 2, 3 };
+	assert(last_of(arr3, 3) == 3);
+	set_first(arr3);
+	assert(arr3[0] == 7 && arr3[1] == 8 && arr3[2] == 3);
 	/* integer arithmetic, conversions, overflow wrap-around of unsigned types */
 	assert(7 / 2 == 3 && -7 / 2 == -3 && -7 % 2 == -1 && 7 % -2 == 1);
 	assert((unsigned)-1 == 4294967295u);
