@@ -97,10 +97,18 @@ func (c *compiler) scanfCall(x *cc.PostfixExpression, name string, as []cc.Expre
 	return true
 }
 
-// scanConversions lists the conversion letters of a scanf format that
-// assign (not %% nor %*...); ok is false if one is not an integer
-// conversion mcr models.
-func scanConversions(f string) (convs []byte, ok bool) {
+// scanSpec is one conversion specification of a scanf format.
+type scanSpec struct {
+	suppress bool   // %*...: converts without assigning
+	width    int    // 0: none
+	length   string // the length modifier letters (hh, l, ...), as written
+	conv     byte
+}
+
+// scanSpecs splits a scanf format into its conversion specifications
+// (%% left out); ok is false if one has no conversion letter. What each
+// caller models of them is its own rule.
+func scanSpecs(f string) (specs []scanSpec, ok bool) {
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' {
 			continue
@@ -109,32 +117,47 @@ func scanConversions(f string) (convs []byte, ok bool) {
 		if i < len(f) && f[i] == '%' {
 			continue
 		}
-		suppress := i < len(f) && f[i] == '*'
-		if suppress {
+		var sp scanSpec
+		if sp.suppress = i < len(f) && f[i] == '*'; sp.suppress {
 			i++
 		}
-		width := 0
 		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
-			width = width*10 + int(f[i]-'0')
+			sp.width = sp.width*10 + int(f[i]-'0')
 			i++
 		}
+		start := i
 		for i < len(f) && strings.IndexByte("hljztL", f[i]) >= 0 {
 			i++
 		}
 		if i >= len(f) {
 			return nil, false
 		}
-		switch f[i] {
+		sp.length, sp.conv = f[start:i], f[i]
+		specs = append(specs, sp)
+	}
+	return specs, true
+}
+
+// scanConversions lists the conversion letters of a scanf format that
+// assign (not %% nor %*...); ok is false if one is not an integer
+// conversion mcr models.
+func scanConversions(f string) (convs []byte, ok bool) {
+	specs, ok := scanSpecs(f)
+	if !ok {
+		return nil, false
+	}
+	for _, sp := range specs {
+		switch sp.conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X':
 		case 'c':
-			if width > 1 {
+			if sp.width > 1 {
 				return nil, false
 			}
 		default:
 			return nil, false
 		}
-		if !suppress {
-			convs = append(convs, f[i])
+		if !sp.suppress {
+			convs = append(convs, sp.conv)
 		}
 	}
 	return convs, true

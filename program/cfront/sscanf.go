@@ -161,36 +161,17 @@ func (c *compiler) sscanfCall(x *cc.PostfixExpression, name string, as []cc.Expr
 // the size of the object it stores (1 for the chars of c and s); ok is
 // false if the format has anything __mcr_sscanf does not run.
 func sscanfConversions(f string) (sizes []int64, ok bool) {
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			continue
-		}
-		i++
-		if i < len(f) && f[i] == '%' {
-			continue
-		}
-		suppress := i < len(f) && f[i] == '*'
-		if suppress {
-			i++
-		}
-		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
-			i++
-		}
-		size := int64(4)
-		switch {
-		case strings.HasPrefix(f[i:], "hh"):
-			size, i = 1, i+2
-		case strings.HasPrefix(f[i:], "h"):
-			size, i = 2, i+1
-		case strings.HasPrefix(f[i:], "ll"):
-			size, i = 8, i+2
-		case i < len(f) && strings.IndexByte("ljzt", f[i]) >= 0:
-			size, i = 8, i+1
-		}
-		if i >= len(f) {
+	specs, ok := scanSpecs(f)
+	if !ok {
+		return nil, false
+	}
+	lengths := map[string]int64{"": 4, "hh": 1, "h": 2, "ll": 8, "l": 8, "j": 8, "z": 8, "t": 8}
+	for _, sp := range specs {
+		size, ok := lengths[sp.length]
+		if !ok {
 			return nil, false
 		}
-		switch f[i] {
+		switch sp.conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X':
 		case 'c', 's':
 			if size != 4 {
@@ -200,7 +181,7 @@ func sscanfConversions(f string) (sizes []int64, ok bool) {
 		default:
 			return nil, false
 		}
-		if !suppress {
+		if !sp.suppress {
 			sizes = append(sizes, size)
 		}
 	}
