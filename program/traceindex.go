@@ -187,16 +187,7 @@ func (x *TraceIndex) MHBPreds(i int32, out []int32) []int32 {
 
 // Clocks returns the vector clocks of must-happen-before plus the orders
 // o, computed on first use: O(len(T.Events) × K).
-func (x *TraceIndex) Clocks(o Orders) *Clocks {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if c := x.clocks[o]; c != nil {
-		return c
-	}
-	c := x.clocks0(o, nil)
-	x.clocks[o] = c
-	return c
-}
+func (x *TraceIndex) Clocks(o Orders) *Clocks { return x.ClocksIn(o, nil) }
 
 // ClocksIn is Clocks computed in buf's storage when it has room (the
 // clocks then own it: buf must not be used elsewhere any more), so that
