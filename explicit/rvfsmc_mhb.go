@@ -76,39 +76,11 @@ func newSyncOrder(tr *program.Trace) *syncOrder {
 		if e.Kind == program.Flush {
 			continue
 		}
+		// a joined thread's events all come before the join, so its last
+		// event so far is its last (rvfsmc_view.go extends a view the same
+		// way)
 		o.At[e.Thread] = append(o.At[e.Thread], int32(i))
-		if e.Kind == program.Fork && e.Value >= 0 && int(e.Value) < k {
-			o.Fork[e.Value] = int32(i)
-		}
-	}
-	for i := range tr.Events {
-		e := &tr.Events[i]
-		t := e.Thread
-		if e.Kind == program.Flush {
-			continue
-		}
-		if len(o.pts[t]) == 0 {
-			o.pts[t] = append(o.pts[t], syncPt{clock: clock()}) // no fork in tr
-		}
-		switch e.Kind {
-		case program.Join:
-			if e.Value < 0 {
-				break
-			}
-			if end := o.Last(program.ThreadID(e.Value)); end >= 0 && end < int32(i) {
-				pt := o.pts[t][len(o.pts[t])-1]
-				c := clock()
-				copy(c, pt.clock)
-				o.joinRow(c, end)
-				o.pts[t] = append(o.pts[t], syncPt{idx: e.Index, clock: c})
-			}
-		case program.Fork:
-			if ch := int(e.Value); ch >= 0 && ch < o.K && len(o.pts[ch]) == 0 {
-				c := clock()
-				o.joinRow(c, int32(i))
-				o.pts[ch] = append(o.pts[ch], syncPt{clock: c})
-			}
-		}
+		o.addSync(int32(i), clock)
 	}
 	return o
 }

@@ -207,8 +207,8 @@ func (v *rvfTrace) extend(tr *program.Trace) *rvfTrace {
 	return w
 }
 
-// addSync is the sync-point step of newSyncOrder for position i, whose
-// event is the last of h.At so far.
+// addSync is the sync-point step of newSyncOrder and of a view's
+// extension for position i, whose event is the last of h.At so far.
 func (h *syncOrder) addSync(i int32, clock func() []int32) {
 	e := &h.T.Events[i]
 	t := e.Thread
