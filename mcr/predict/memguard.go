@@ -5,8 +5,8 @@ package predict
 // explicit search keeps every state it visits (it reached 7 GB in 30 s on
 // one 1400-event query of a random STD trace), and Z3 reached 6.8 GB on
 // the queries of a 75,000-event trace. The guard samples, while queries
-// run, the Go heap plus the memory Z3's allocator holds (z3.AllocatedBytes:
-// Z3 keeps one count over all its contexts; its ~17 MB of tables included)
+// run, the Go heap plus the memory Z3 holds (z3.AllocatedBytes: the C heap
+// in use, over all Z3 contexts; ~17 MB of tables per live context included)
 // and cancels every running query when the sum exceeds
 // Options.QueryMemory: the explicit search sees its context end, Z3 is
 // interrupted (Z3_interrupt, polled by its search loops). Those queries
