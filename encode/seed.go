@@ -225,6 +225,13 @@ type seedEncoder struct {
 	q        program.SeedQuery
 	n        int
 	excluded []bool // events that must not be executed (after a target)
+	// forced are the events every solution executes: the MHB closure of
+	// the targets and the Fixed reads. Their N is the constant true, and
+	// an excluded event's N the constant false: Z3 would derive both by
+	// propagation, but each of the boolean variables and implications it
+	// would take costs time to internalise (a third of the events of the
+	// race queries of sunflow.std are forced).
+	forced []bool
 	// hidden is the target read when it writes as well
 	// (program.WritesAtTarget), else -1
 	hidden int32
@@ -236,7 +243,16 @@ type seedEncoder struct {
 }
 
 func (e *seedEncoder) O(i int32) z3.Term { return e.c.Var(int(i)) }
-func (e *seedEncoder) N(i int32) z3.Term { return e.c.BoolVar(int(i)) }
+// N is event i's needed flag: a boolean variable, or a constant (forced).
+func (e *seedEncoder) N(i int32) z3.Term {
+	switch {
+	case e.excluded[i]:
+		return e.c.False()
+	case e.forced[i]:
+		return e.c.True()
+	}
+	return e.c.BoolVar(int(i))
+}
 
 func (e *seedEncoder) isRace(i int32) bool { return i == e.q.Race[0] || i == e.q.Race[1] }
 
@@ -265,24 +281,31 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 			e.excluded[i] = true
 		}
 	}
-	var cs []z3.Term
-	add := func(t z3.Term) { cs = append(cs, t) }
 	for _, f := range q.Fixed {
 		if e.excluded[f] {
 			return false
 		}
-		add(e.N(f))
 	}
-	// Φ_mhb, and N closed under MHB predecessors.
+	e.forced = m.Closure(append([]int32{q.Read, q.Race[0], q.Race[1]}, q.Fixed...)...)
+	var cs []z3.Term
+	tru := c.True()
+	add := func(t z3.Term) {
+		if t != tru {
+			cs = append(cs, t)
+		}
+	}
+	// Φ_mhb, and N closed under MHB predecessors (the predecessors of a
+	// forced event are forced; excluded events have no part).
 	for i := range ev {
 		i := int32(i)
 		if e.excluded[i] {
-			add(c.Not(e.N(i)))
 			continue
 		}
 		for _, p := range m.Pred[i] {
 			add(c.Lt(e.O(p), e.O(i)))
-			add(c.Implies(e.N(i), e.N(p)))
+			if !e.forced[p] {
+				add(c.Implies(e.N(i), e.N(p)))
+			}
 		}
 	}
 	// Φ_rw: needed reads keep their traced value; the target reads the new one.
@@ -292,13 +315,12 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 			continue
 		}
 		if i == q.Read {
-			add(e.N(i))
 			add(e.value(i, q.Value, add))
 			continue
 		}
-		add(c.Implies(e.N(i), e.value(i, ev[i].Value, add)))
+		add(e.implies(e.N(i), e.value(i, ev[i].Value, add)))
 		if w, ok := m.RMWWrite[i]; ok {
-			add(c.Implies(e.N(i), e.N(w)))
+			add(e.implies(e.N(i), e.N(w)))
 			for _, a := range m.Accesses[ev[i].Loc] {
 				if ev[a].Thread != ev[i].Thread && !e.excluded[a] {
 					add(c.Implies(c.And(e.N(i), e.N(a)), c.Or(c.Lt(e.O(a), e.O(i)), c.Lt(e.O(w), e.O(a)))))
@@ -310,14 +332,12 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 	// lazy: see seed_refine.go.
 	if race {
 		a, b := q.Race[0], q.Race[1]
-		add(e.N(a))
-		add(e.N(b))
 		add(c.Le(e.O(a), e.O(b)))
 		add(c.Le(e.O(b), e.O(a)))
 		for i := range ev {
 			// Φ_mhb orders the MHB predecessors of a and b before them
 			if i := int32(i); i != a && i != b && !e.excluded[i] && !m.Before(i, a) && !m.Before(i, b) {
-				add(c.Implies(e.N(i), c.Lt(e.O(i), e.O(a))))
+				add(e.implies(e.N(i), c.Lt(e.O(i), e.O(a))))
 			}
 		}
 	}
@@ -327,6 +347,14 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		}
 	}
 	return true
+}
+
+// implies is n => t, or t if n is the constant true.
+func (e *seedEncoder) implies(n, t z3.Term) z3.Term {
+	if n == e.c.True() {
+		return t
+	}
+	return e.c.Implies(n, t)
 }
 
 // candidates over-approximates the events a solution can need: the

@@ -94,9 +94,12 @@ func (e *seedEncoder) read(model z3.Model, order []int64, needed []bool) []bool 
 		if e.excluded[i] {
 			continue
 		}
-		o, ok1 := model.Int(e.O(int32(i)))
-		nv, ok2 := model.Bool(e.N(int32(i)))
-		if !ok1 || !ok2 {
+		o, ok := model.Int(e.O(int32(i)))
+		nv := e.forced[i]
+		if !nv {
+			nv, ok = model.Bool(e.N(int32(i)))
+		}
+		if !ok {
 			return nil
 		}
 		order[i], needed[i] = o, nv

@@ -84,8 +84,10 @@ type Options struct {
 	// so far (from the driver's goroutine).
 	Progress func(Stats)
 
-	// z3Units, if > 0, replaces autoZ3Units (tests drive auto into its
-	// race with a tiny one).
+	// z3Units, if > 0, replaces autoZ3Units; if < 0, stage 2's budget is
+	// one resource unit a check, whatever the query's size (tests drive
+	// auto into its race: a small query can take Z3 fewer units than it
+	// has events).
 	z3Units int
 	// observe, if set, sees every analysed window before its findings are
 	// merged (tests compare the racy events with a brute-force oracle).

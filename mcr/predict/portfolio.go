@@ -124,8 +124,11 @@ func (d *driver) firstStates(s shape) int {
 // z3Budget is z3's resource limit (per check) in stage 2.
 func (d *driver) z3Budget(s shape) uint32 {
 	units := int64(autoZ3Units)
-	if d.opts.z3Units > 0 {
+	switch {
+	case d.opts.z3Units > 0:
 		units = int64(d.opts.z3Units)
+	case d.opts.z3Units < 0:
+		return 1
 	}
 	return uint32(min(units*int64(s.n), 1<<32-1))
 }

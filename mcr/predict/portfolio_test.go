@@ -26,7 +26,7 @@ func TestPortfolioStages(t *testing.T) {
 	}{
 		{"explicit", 0, 0, false, false},
 		{"z3", 1, 0, true, false},
-		{"race", 1, 1, true, true},
+		{"race", 1, -1, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opts := Options{Workers: 1, NoShortcuts: true, States: c.states, z3Units: c.units, CheckAll: true}
@@ -50,8 +50,11 @@ func TestPortfolioStages(t *testing.T) {
 			if want := map[bool]int64{true: s.Queries}[c.explicitBudget]; e.Reasons[reasonStates] != want {
 				t.Errorf("explicit stopped at its budget %d times, want %d (%+v)", e.Reasons[reasonStates], want, e)
 			}
-			if want := map[bool]int64{true: s.Queries}[c.z3Budget]; z.Reasons[reasonBudget] != want {
-				t.Errorf("z3 stopped at its budget %d times, want %d (%+v)", z.Reasons[reasonBudget], want, z)
+			// A budget of one unit stops every query that Z3 does not decide
+			// while simplifying the formula, which needs no units.
+			if got := z.Reasons[reasonBudget]; c.z3Budget && (got == 0 || got > s.Queries) || !c.z3Budget && got != 0 {
+				t.Errorf("z3 stopped at its budget %d times of %d queries, want %v (%+v)", got, s.Queries,
+					map[bool]string{true: "some", false: "none"}[c.z3Budget], z)
 			}
 			if !c.explicitBudget && (e.Answered != s.Queries || z.Calls != 0) {
 				t.Errorf("stage 1: explicit answered %d of %d, z3 called %d times; want all, 0", e.Answered, s.Queries, z.Calls)
