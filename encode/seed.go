@@ -28,7 +28,10 @@ import (
 // unfolding it. Each read's choice of write is a boolean selector, so that
 // the quadratic parts of the formula (no write between a read and its
 // write, no two critical sections of a lock overlapping) are asserted
-// lazily: only those a model of the rest violates (seed_refine.go).
+// lazily: only those a model of the rest violates (seed_refine.go). Needed
+// flags that are known (the targets' causal past, excluded events) are
+// constants, and a run of empty critical sections of one lock in one
+// thread shares one order variable and one needed flag (seed_glue.go).
 
 // Z3Seeder answers seed queries with Z3, in a Z3 context of its own per
 // query (see Decide). It is not safe for concurrent use: create one per
@@ -240,9 +243,15 @@ type seedEncoder struct {
 	choices []choice
 	more    []z3.Term
 	locks   []program.Loc // the keys of m.Sections, sorted
+	// rep maps each event to the event whose variables it uses: itself,
+	// or the first acquire of its run of empty critical sections; secs
+	// are the sections Φ_lock constrains, a run as one (seed_glue.go).
+	rep  []int32
+	secs map[program.Loc][]Section
 }
 
-func (e *seedEncoder) O(i int32) z3.Term { return e.c.Var(int(i)) }
+func (e *seedEncoder) O(i int32) z3.Term { return e.c.Var(int(e.rep[i])) }
+
 // N is event i's needed flag: a boolean variable, or a constant (forced).
 func (e *seedEncoder) N(i int32) z3.Term {
 	switch {
@@ -251,7 +260,7 @@ func (e *seedEncoder) N(i int32) z3.Term {
 	case e.forced[i]:
 		return e.c.True()
 	}
-	return e.c.BoolVar(int(i))
+	return e.c.BoolVar(int(e.rep[i]))
 }
 
 func (e *seedEncoder) isRace(i int32) bool { return i == e.q.Race[0] || i == e.q.Race[1] }
@@ -287,6 +296,7 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		}
 	}
 	e.forced = m.Closure(append([]int32{q.Read, q.Race[0], q.Race[1]}, q.Fixed...)...)
+	e.glue()
 	var cs []z3.Term
 	tru := c.True()
 	add := func(t z3.Term) {
@@ -295,13 +305,17 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		}
 	}
 	// Φ_mhb, and N closed under MHB predecessors (the predecessors of a
-	// forced event are forced; excluded events have no part).
+	// forced event are forced; excluded events have no part; a run of
+	// empty sections is one point).
 	for i := range ev {
 		i := int32(i)
 		if e.excluded[i] {
 			continue
 		}
 		for _, p := range m.Pred[i] {
+			if e.rep[p] == e.rep[i] {
+				continue
+			}
 			add(c.Lt(e.O(p), e.O(i)))
 			if !e.forced[p] {
 				add(c.Implies(e.N(i), e.N(p)))
@@ -336,7 +350,7 @@ func (e *seedEncoder) encode(s *z3.Solver) bool {
 		add(c.Le(e.O(b), e.O(a)))
 		for i := range ev {
 			// Φ_mhb orders the MHB predecessors of a and b before them
-			if i := int32(i); i != a && i != b && !e.excluded[i] && !m.Before(i, a) && !m.Before(i, b) {
+			if i := int32(i); i != a && i != b && !e.excluded[i] && e.rep[i] == i && !m.Before(i, a) && !m.Before(i, b) {
 				add(e.implies(e.N(i), c.Lt(e.O(i), e.O(a))))
 			}
 		}

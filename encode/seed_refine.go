@@ -1,9 +1,6 @@
 package encode
 
 import (
-	"maps"
-	"slices"
-
 	"mcr/encode/z3"
 )
 
@@ -94,6 +91,10 @@ func (e *seedEncoder) read(model z3.Model, order []int64, needed []bool) []bool 
 		if e.excluded[i] {
 			continue
 		}
+		if r := e.rep[i]; r != int32(i) { // r < i: read already
+			order[i], needed[i] = order[r], needed[r]
+			continue
+		}
 		o, ok := model.Int(e.O(int32(i)))
 		nv := e.forced[i]
 		if !nv {
@@ -151,13 +152,10 @@ func (e *seedEncoder) refine(order []int64, needed []bool, sel []bool) int {
 	released := func(s, t Section) bool { // s is released before t is acquired
 		return s.Rel >= 0 && needed[s.Rel] && order[s.Rel] < order[t.Acq]
 	}
-	if e.locks == nil { // in a fixed order: what is asserted, and so the model, must not depend on map order
-		e.locks = slices.Sorted(maps.Keys(e.m.Sections))
-	}
 	var secs []Section
 	for _, l := range e.locks {
 		secs = secs[:0]
-		for _, s := range e.m.Sections[l] {
+		for _, s := range e.secs[l] {
 			if needed[s.Acq] && !e.isTarget(s.Acq) {
 				secs = append(secs, s)
 			}
