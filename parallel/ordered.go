@@ -5,6 +5,7 @@ package parallel
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/sourcegraph/conc/panics"
 )
@@ -52,13 +53,16 @@ import (
 // What calls of several nodes share besides (an outer node's set that an
 // inner one looks into) is theirs to guard, with Tree.Lock.
 type Tree[E any] struct {
-	workers int
-	sink    func(E) bool
-	halted  atomic.Bool // the sink returned true, or a task panicked
-	panics  panics.Catcher
-	rw      sync.RWMutex // Lock, RLock
-	running bool         // Run has started (a Tree runs once)
-	sched   sched[E]     // the workers and the offered tasks (sched.go)
+	workers  int
+	sink     func(E) bool
+	halted   atomic.Bool // the sink returned true, or a task panicked
+	panics   panics.Catcher
+	rw       sync.RWMutex // Lock, RLock
+	running  bool         // Run has started (a Tree runs once)
+	sched    sched[E]     // the workers and the offered tasks (sched.go)
+	measure  bool         // Measure
+	offerAll bool         // Measure
+	measured
 }
 
 // NewTree returns a search on the given number of workers (below 1: one)
@@ -76,9 +80,16 @@ func (t *Tree[E]) Run(fn func(root *Node[E])) {
 		panic("parallel: Tree.Run called twice")
 	}
 	t.running = true
+	unlock := t.lockThread()
+	root := &Node[E]{tree: t}
+	t.resume(root, 0)
 	t.sched.start(t)
-	fn(&Node[E]{tree: t})
+	fn(root)
+	t.advance(root)
 	t.sched.finish(t)
+	unlock()
+	t.sched.stats.Span = root.clock.span
+	t.sched.stats.Work = time.Duration(t.work.Load())
 	t.panics.Repanic()
 }
 
@@ -91,7 +102,7 @@ func (t *Tree[E]) Halted() bool { return t.halted.Load() }
 // a costly test costs nothing with one worker, where TrySlot always fails.
 // A free worker may still be beaten to the task by its caller (Task.Wait).
 func (t *Tree[E]) TrySlot(worth func() bool) bool {
-	return t.workers > 1 && t.sched.free(t.workers) && (worth == nil || worth())
+	return t.workers > 1 && (t.offerAll || t.sched.free(t.workers)) && (worth == nil || worth())
 }
 
 // Lock and Unlock (and RLock, RUnlock) guard state that calls of several
@@ -133,6 +144,7 @@ type Node[E any] struct {
 	parent *Node[E]
 	log    []E
 	dead   atomic.Bool // abandoned by its parent
+	clock  spanClock   // Measure
 }
 
 // Child returns a new node for a child call of n, to be run as a Task.
@@ -197,8 +209,9 @@ func (n *Node[E]) Done() bool {
 type Task[E any] struct {
 	node  *Node[E]
 	fn    func() bool
-	state atomic.Int32 // taskQueued, taskRunning, taskDone
-	stop  bool         // what the call returned, once taskDone
+	state atomic.Int32  // taskQueued, taskRunning, taskDone
+	stop  bool          // what the call returned, once taskDone
+	start time.Duration // Measure: the span at the offer
 }
 
 const (
@@ -215,12 +228,17 @@ const (
 // stop.
 func (t *Tree[E]) Go(k *Node[E], spawned bool, fn func() bool) *Task[E] {
 	task := &Task[E]{node: k, fn: fn}
+	t.advance(k.parent)
 	if !spawned || t.workers == 1 {
 		task.state.Store(taskRunning)
+		t.resume(k, k.parent.clock.span)
 		task.stop = fn()
+		t.advance(k)
+		t.resume(k.parent, k.clock.span)
 		task.state.Store(taskDone)
 		return task
 	}
+	task.start = k.parent.clock.span
 	t.sched.offer(task)
 	return task
 }
@@ -236,9 +254,11 @@ func (k *Task[E]) Finished() bool { return k.state.Load() == taskDone }
 // runs it, the caller runs calls offered meanwhile, so that it is not
 // idle.
 func (k *Task[E]) Wait() bool {
+	t := k.node.tree
 	if k.state.Load() != taskDone {
-		k.node.tree.sched.wait(k.node.tree, k)
+		t.sched.wait(t, k)
 	}
+	t.join(k.node.parent, k.node)
 	return k.stop
 }
 

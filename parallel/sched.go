@@ -52,6 +52,9 @@ type Stats struct {
 	// workers; Wall is the time of Run. 1 - Idle/(Workers·Wall) is the
 	// part of the workers' time spent running calls.
 	Idle, Wall time.Duration
+	// Work and Span are the CPU time of every call and the longest chain
+	// of it that had to run in order (span.go; zero unless measured).
+	Work, Span time.Duration
 }
 
 func (s *sched[E]) start(t *Tree[E]) {
@@ -62,7 +65,10 @@ func (s *sched[E]) start(t *Tree[E]) {
 	s.cond.L = &s.mu
 	s.busy.Store(1) // the root call
 	for range t.workers - 1 {
-		s.wg.Go(func() { s.work(t, nil) })
+		s.wg.Go(func() {
+			defer t.lockThread()()
+			s.work(t, nil)
+		})
 	}
 }
 
@@ -102,6 +108,9 @@ func (s *sched[E]) offer(task *Task[E]) {
 // wait returns when task k is done: it runs k if nobody took it, else it
 // runs offered tasks until k is done.
 func (s *sched[E]) wait(t *Tree[E], k *Task[E]) {
+	p := k.node.parent
+	t.advance(p)
+	defer t.resume(p, p.clock.span) // what ran meanwhile is not p's
 	if k.state.CompareAndSwap(taskQueued, taskRunning) {
 		s.queued.Add(-1)
 		s.mu.Lock()
@@ -167,7 +176,9 @@ func (s *sched[E]) next(awaited *Task[E]) *Task[E] {
 // run runs the taken task; a panic in it stops the search, and Run raises
 // it again at the end.
 func (s *sched[E]) run(t *Tree[E], task *Task[E]) {
+	t.resume(task.node, task.start)
 	t.panics.Try(func() { task.stop = task.fn() })
+	t.advance(task.node)
 	if t.panics.Recovered() != nil {
 		t.halted.Store(true)
 	}
