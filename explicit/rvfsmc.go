@@ -420,8 +420,15 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			}
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
 			c.k.learn = learn
-			kC := C.clone() // now: C changes when the loop goes on (lines 29-30)
-			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, kC, live, nil, nil, pred) })
+			if spawned {
+				kC := C.clone() // now: C changes when the loop goes on (lines 29-30)
+				c.t = s.sink.start(c.k.sink, true, func() bool { return c.k.call(w, kC, live, nil, nil, pred) })
+			} else {
+				// It runs at once on this goroutine, as descend's child
+				// does, so it may use C and the view as that one does
+				// (not sw, which follows this call's good writes).
+				c.t = s.sink.start(c.k.sink, false, func() bool { return c.k.call(w, C, live, nil, childView, pred) })
+			}
 			pending = append(pending, c)
 		}
 		if pending.waitSignal(s, anc) {
