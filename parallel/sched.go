@@ -7,11 +7,12 @@ package parallel
 // goes on at once; an idle worker takes the oldest offered task (the one
 // nearest the root, so usually the largest). Whoever waits for a task
 // (Task.Wait) runs it itself if no worker took it yet, and while another
-// worker runs it, runs offered tasks meanwhile instead of idling. The
-// alternative, a goroutine started for every task, made its caller wait
-// for the new goroutine to be scheduled when it needed the result at once
-// (half of rvf's tasks run for less than 60 µs, and the wake-up of an idle
-// thread costs that much on a loaded machine): issue 17.
+// worker runs it, runs offered tasks meanwhile instead of idling. Before,
+// a task was a goroutine started when it was offered, and its caller often
+// had to wait for that goroutine to be scheduled when it needed the result:
+// on a loaded machine rvf's tasks on lastzero (N=11) started 1 ms after
+// the offer on average, when half of them ran for less than 60 µs
+// (issue 17).
 //
 // A waiter that runs another task returns to its own caller only when that
 // task ends, even if the one it waits for ended before. No wait can close
