@@ -74,7 +74,8 @@ func NewTree[E any](workers int, sink func(E) bool) *Tree[E] {
 
 // Run runs fn, the root call, on the caller's goroutine (one of the
 // workers), and returns when it and every task of the search have ended.
-// A panic in a task is raised again here, after that.
+// A panic in a task is raised again here, after that; a panic in fn goes
+// on once the tasks have ended.
 func (t *Tree[E]) Run(fn func(root *Node[E])) {
 	if t.running {
 		panic("parallel: Tree.Run called twice")
@@ -84,7 +85,16 @@ func (t *Tree[E]) Run(fn func(root *Node[E])) {
 	root := &Node[E]{tree: t}
 	t.resume(root, 0)
 	t.sched.start(t)
+	ended := false
+	defer func() {
+		if !ended { // fn panicked: let the workers go before the panic goes on
+			t.halted.Store(true)
+			t.sched.finish(t)
+			unlock()
+		}
+	}()
 	fn(root)
+	ended = true
 	t.advance(root)
 	t.sched.finish(t)
 	unlock()

@@ -389,3 +389,32 @@ func TestTreeMeasure(t *testing.T) {
 		t.Log(st)
 	}
 }
+
+// TestTreeRootPanicEndsWorkers: a panic in the root call goes on out of
+// Run, and the workers end before it does.
+func TestTreeRootPanicEndsWorkers(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("no panic from Run")
+			}
+		}()
+		tree := NewTree(4, func(int) bool { return false })
+		tree.Run(func(root *Node[int]) {
+			tree.Go(root.Child(), true, func() bool {
+				for !root.Done() {
+					runtime.Gosched()
+				}
+				return true
+			})
+			panic("boom")
+		})
+	}()
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i == 100 {
+			t.Fatalf("%d goroutines left, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
