@@ -21,6 +21,8 @@ package explicit
 // commit later, and asks again.
 
 import (
+	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -72,16 +74,27 @@ type smcRec struct {
 
 // runSMC runs the search whose root call is root on the given number of
 // workers and returns its findings (sorted as explore.Recorder sorts them)
-// and statistics.
+// and statistics. With the environment variable MCR_WORKER_STATS set, it
+// prints what the workers did to stderr (parallel.Stats; "offer-all":
+// with every child worth a task offered, which shows the parallelism the
+// recursion has): a tool for tuning --workers, which measures CPU time
+// and so works on a loaded machine too.
 func runSMC(algo string, opts explore.Options, workers int, root func(c *smcCtx)) *explore.Result {
 	r := &smcRec{opts: opts, rec: explore.NewRecorder(algo, opts)}
 	r.tree = parallel.NewTree(workers, r.record)
+	stats := os.Getenv("MCR_WORKER_STATS")
+	if stats != "" {
+		r.tree.Measure(stats == "offer-all")
+	}
 	var c *smcCtx
 	r.tree.Run(func(n *parallel.Node[smcEntry]) {
 		c = &smcCtx{node: n, rec: r}
 		root(c)
 	})
 	r.flush(c)
+	if stats != "" {
+		fmt.Fprintf(os.Stderr, "mcr: %s: %v\n", algo, r.tree.Stats())
+	}
 	return r.rec.Result()
 }
 

@@ -52,12 +52,11 @@ package explicit
 // values of the trace, since a class fixes values, not sources. The other
 // outcome of a trylock is not explored (noteTrylocks: incomplete).
 //
-// With several workers, the children of one mutated read (one per value
+// With several workers, the children of the mutated reads (one per value
 // group) run in parallel and are committed in order (parallel.Tree, see
 // rfsmc_parallel.go; with one worker each runs directly, in order);
-// the loop of line 13 goes on to the next read only when all of them are
-// done, since whether it goes on depends on the backtrack signals their
-// subtrees set (an OR, so their order does not matter).
+// the loop of line 13 goes on to the next read while a read's children
+// run only once its backtrack signal is set (rfsmc_parallel_rvf.go).
 
 import (
 	"context"
@@ -287,8 +286,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 	}
 	v = traceView(v, tr, s.slab)
 	// C is the caller's again after lines 29-30 below; not when the search
-	// stops, since an abandoned child in another node may still be copying
-	// C then, and nothing reads C after a stop.
+	// stops: nothing reads C after a stop.
 	mark := len(s.cundo)
 	defer func() {
 		if !stop {
@@ -304,6 +302,8 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 	var spare program.Execution // a copy of x for a later read's σ̃∘r, once x is gone
 	var base *rvfBase           // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
+	var pending rvfPending // children in nodes of their own, in order, of this read and earlier ones
+	defer pending.abandon()
 	backtrack := true
 	for backtrack && len(mutate) > 0 {
 		r := mutate[0]
@@ -316,24 +316,13 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 		q := &rvfQuery{tr: tr, h: mhb, r: r, guide: guide, plain: plain, active: activeOf(tr, &r)}
 		anc := &rvfAncestor{thread: r.Thread, loc: locKey{r.Loc, r.Kind == program.Acquire}, up: s.anc}
 		anc.signal.Store(backtrack)
-		var pending []*rvfChild // children in nodes of their own, in order
-		abandon := func() {
-			for _, c := range pending {
-				c.t.Abandon()
-			}
-		}
 		groups, avoided := s.sources(tr, mhb, r, C[r.ID()])
 		if avoided > 0 {
 			s.sink.Extra("duplicates_avoided", float64(avoided))
 		}
 		for gi, group := range groups {
-			for len(pending) > 0 && pending[0].t.Finished() {
-				c := pending[0]
-				pending = pending[1:]
-				if s.sink.commit(c.k.sink, nil) || c.t.Stopped() {
-					abandon()
-					return true
-				}
+			if pending.commitFinished(s) {
+				return true
 			}
 			// Lines 20-22: X' = X ∪ E(σ̃) ∪ {r}, GoodW' = GoodW ∪ {(r, group)}.
 			if !slices.Contains(group, q.active) {
@@ -355,14 +344,12 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			if err != nil {
 				if s.ctx.Err() != nil {
 					s.sink.Stop(explore.StopReason(s.ctx), false)
-					abandon()
 					return true
 				}
 				// A dropped child would leave the search incomplete
 				// without saying so.
 				s.sink.Extra("decider_errors", 1)
 				s.sink.Stop("decider failed: "+err.Error(), false)
-				abandon()
 				return true
 			}
 			if w == nil && !aux {
@@ -412,7 +399,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			}
 			// Another worker takes the child only if this one has another
 			// child to run meanwhile (else it would only wait for it).
-			spawned := s.sink.spawn(func() bool { return gi+1 < len(groups) })
+			spawned := s.sink.spawn(func() bool { return gi+1 < len(groups) || len(mutate) > 0 && anc.signal.Load() })
 			if !spawned && len(pending) == 0 {
 				if tail && gi == len(groups)-1 && len(mutate) == 0 {
 					// The last child of the last read, as a tail call:
@@ -433,20 +420,25 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			}
 			c := &rvfChild{k: s.fork(r.ID(), group, anc)}
 			c.k.learn = learn
-			c.t = s.sink.start(c.k.sink, spawned, func() bool { return c.k.call(w, C.clone(), live, nil, nil, pred) })
+			if spawned {
+				kC := C.clone() // now: C changes when the loop goes on (lines 29-30)
+				c.t = s.sink.start(c.k.sink, true, func() bool { return c.k.call(w, kC, live, nil, nil, pred) })
+			} else {
+				// It runs at once on this goroutine, as descend's child
+				// does, so it may use C and the view as that one does
+				// (not sw, which follows this call's good writes).
+				c.t = s.sink.start(c.k.sink, false, func() bool { return c.k.call(w, C, live, nil, childView, pred) })
+			}
 			pending = append(pending, c)
 		}
-		for len(pending) > 0 {
-			c := pending[0]
-			stop := c.t.Wait()
-			pending = pending[1:]
-			if s.sink.commit(c.k.sink, nil) || stop {
-				abandon()
-				return true
-			}
+		if pending.waitSignal(s, anc) {
+			return true
 		}
 		backtrack = anc.signal.Load()
 		s.setC(C, r.ID(), v.threadCounts()) // lines 29-30: C(r)(thr) := |E(σ̃)_thr|
+	}
+	if pending.waitAll(s) {
+		return true
 	}
 	if len(mutate) > 0 {
 		s.sink.Extra("pruned_by_backtrack", float64(len(mutate)))

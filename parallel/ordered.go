@@ -5,6 +5,7 @@ package parallel
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/sourcegraph/conc/panics"
 )
@@ -24,14 +25,14 @@ import (
 // order of the sequential (depth-first) search. Tree is the part of that
 // scheme that knows nothing about the algorithms:
 //
-//   - A Tree is one search: a budget of worker slots, and a sink that
-//     receives the search's externally visible effects (entries of type E:
-//     executions, findings, ...) in depth-first order.
+//   - A Tree is one search: a number of workers (sched.go), and a sink
+//     that receives the search's externally visible effects (entries of
+//     type E: executions, findings, ...) in depth-first order.
 //   - A Node is a context in which calls run: the root, or a child made for
 //     one child call (Node.Child). A call either runs directly in its
 //     parent's node, as the sequential algorithm does, or, as a Task, in a
-//     node of its own, on another worker if a slot is free (Tree.TrySlot),
-//     else at once on the caller's (Tree.Go).
+//     node of its own: offered to the other workers if one is free
+//     (Tree.TrySlot), else at once on the caller's (Tree.Go).
 //   - Every effect is Put into the node of the call that makes it: the root
 //     hands it to the sink at once; any other node appends it to its log.
 //   - A parent commits the logs of its finished children (Node.Commit) in
@@ -44,79 +45,74 @@ import (
 // Invariant: the sink sees the same entries in the same order for any
 // number of workers, so the counts and findings built from them (and the
 // first finding at which the search stops) do not depend on it. With one
-// worker the root holds the only slot, TrySlot always fails, every child
-// runs directly in the root and the search is the sequential one, on the
-// same code path.
+// worker TrySlot always fails, every child runs directly in the root and
+// the search is the sequential one, on the same code path.
 //
 // The sink returning true (a finding when only the first is wanted) halts
 // the search: every node is then Done, and the calls still running return.
 // What calls of several nodes share besides (an outer node's set that an
 // inner one looks into) is theirs to guard, with Tree.Lock.
 type Tree[E any] struct {
-	slots   chan struct{} // nil with one worker: nothing runs concurrently
-	sink    func(E) bool
-	halted  atomic.Bool // the sink returned true, or a task panicked
-	wg      sync.WaitGroup
-	panics  panics.Catcher
-	rw      sync.RWMutex // Lock, RLock
-	running bool         // Run has started (a Tree runs once)
+	workers  int
+	sink     func(E) bool
+	halted   atomic.Bool // the sink returned true, or a task panicked
+	panics   panics.Catcher
+	rw       sync.RWMutex // Lock, RLock
+	running  bool         // Run has started (a Tree runs once)
+	sched    sched[E]     // the workers and the offered tasks (sched.go)
+	measure  bool         // Measure
+	offerAll bool         // Measure
+	measured
 }
 
 // NewTree returns a search on the given number of workers (below 1: one)
 // whose root hands its entries to sink; a true from sink stops the search.
 // sink runs on the goroutine of Run.
 func NewTree[E any](workers int, sink func(E) bool) *Tree[E] {
-	t := &Tree[E]{sink: sink}
-	if workers > 1 {
-		t.slots = make(chan struct{}, workers)
-	}
-	return t
+	return &Tree[E]{workers: max(workers, 1), sink: sink}
 }
 
-// Run runs fn, the root call, on the caller's goroutine (holding one
-// worker slot), and returns when it and every task of the search have
-// ended. A panic in a task is raised again here, after that.
+// Run runs fn, the root call, on the caller's goroutine (one of the
+// workers), and returns when it and every task of the search have ended.
+// A panic in a task is raised again here, after that; a panic in fn goes
+// on once the tasks have ended.
 func (t *Tree[E]) Run(fn func(root *Node[E])) {
 	if t.running {
 		panic("parallel: Tree.Run called twice")
 	}
 	t.running = true
-	t.slot()
-	fn(&Node[E]{tree: t})
-	t.release()
-	t.wg.Wait()
+	unlock := t.lockThread()
+	root := &Node[E]{tree: t}
+	t.resume(root, 0)
+	t.sched.start(t)
+	ended := false
+	defer func() {
+		if !ended { // fn panicked: let the workers go before the panic goes on
+			t.halted.Store(true)
+			t.sched.finish(t)
+			unlock()
+		}
+	}()
+	fn(root)
+	ended = true
+	t.advance(root)
+	t.sched.finish(t)
+	unlock()
+	t.sched.stats.Span = root.clock.span
+	t.sched.stats.Work = time.Duration(t.work.Load())
 	t.panics.Repanic()
 }
 
 // Halted reports whether the sink stopped the search.
 func (t *Tree[E]) Halted() bool { return t.halted.Load() }
 
-// TrySlot takes a free worker slot, if there is one and worth() says a
-// task is worth it, for a task the caller then starts with Go(..., true,
-// ...). worth (nil: yes) is asked only when a slot looks free, so a costly
-// test costs nothing with one worker, where TrySlot always fails.
+// TrySlot reports whether a worker is free to take a task, and worth()
+// says a task is worth it; the caller then offers the task with Go(...,
+// true, ...). worth (nil: yes) is asked only when a worker looks free, so
+// a costly test costs nothing with one worker, where TrySlot always fails.
+// A free worker may still be beaten to the task by its caller (Task.Wait).
 func (t *Tree[E]) TrySlot(worth func() bool) bool {
-	if t.slots == nil || len(t.slots) == cap(t.slots) || worth != nil && !worth() {
-		return false
-	}
-	select {
-	case t.slots <- struct{}{}:
-		return true
-	default:
-		return false
-	}
-}
-
-func (t *Tree[E]) slot() {
-	if t.slots != nil {
-		t.slots <- struct{}{}
-	}
-}
-
-func (t *Tree[E]) release() {
-	if t.slots != nil {
-		<-t.slots
-	}
+	return t.workers > 1 && (t.offerAll || t.sched.free(t.workers)) && (worth == nil || worth())
 }
 
 // Lock and Unlock (and RLock, RUnlock) guard state that calls of several
@@ -124,28 +120,28 @@ func (t *Tree[E]) release() {
 // into: a sync.RWMutex with several workers, nothing with one (then no
 // two calls ever run at the same time).
 func (t *Tree[E]) Lock() {
-	if t.slots != nil {
+	if t.workers > 1 {
 		t.rw.Lock()
 	}
 }
 
 // Unlock undoes Lock.
 func (t *Tree[E]) Unlock() {
-	if t.slots != nil {
+	if t.workers > 1 {
 		t.rw.Unlock()
 	}
 }
 
 // RLock locks for reading (see Lock).
 func (t *Tree[E]) RLock() {
-	if t.slots != nil {
+	if t.workers > 1 {
 		t.rw.RLock()
 	}
 }
 
 // RUnlock undoes RLock.
 func (t *Tree[E]) RUnlock() {
-	if t.slots != nil {
+	if t.workers > 1 {
 		t.rw.RUnlock()
 	}
 }
@@ -158,6 +154,7 @@ type Node[E any] struct {
 	parent *Node[E]
 	log    []E
 	dead   atomic.Bool // abandoned by its parent
+	clock  spanClock   // Measure
 }
 
 // Child returns a new node for a child call of n, to be run as a Task.
@@ -220,29 +217,39 @@ func (n *Node[E]) Done() bool {
 
 // Task is a child call running in a node of its own (Tree.Go).
 type Task[E any] struct {
-	node *Node[E]
-	done chan struct{} // closed when the call returned; nil if it ran inline
-	stop bool          // what the call returned
+	node  *Node[E]
+	fn    func() bool
+	state atomic.Int32  // taskQueued, taskRunning, taskDone
+	stop  bool          // what the call returned, once taskDone
+	start time.Duration // Measure: the span at the offer
 }
 
-// Go runs fn, the call of the child node k: if spawned (the caller took a
-// slot with TrySlot, which the task takes over) on a new goroutine, else
-// at once on the caller's. fn returns true if the search must stop.
+const (
+	taskQueued int32 = iota
+	taskRunning
+	taskDone
+)
+
+// Go runs fn, the call of the child node k: if spawned (the caller saw a
+// free worker with TrySlot) it offers the call to the other workers and
+// returns at once, else it runs it at once on the caller's goroutine. An
+// offered call that no worker has taken when its caller waits for it runs
+// then, on the caller's (Task.Wait). fn returns true if the search must
+// stop.
 func (t *Tree[E]) Go(k *Node[E], spawned bool, fn func() bool) *Task[E] {
-	task := &Task[E]{node: k}
-	if !spawned {
+	task := &Task[E]{node: k, fn: fn}
+	t.advance(k.parent)
+	if !spawned || t.workers == 1 {
+		task.state.Store(taskRunning)
+		t.resume(k, k.parent.clock.span)
 		task.stop = fn()
+		t.advance(k)
+		t.resume(k.parent, k.clock.span)
+		task.state.Store(taskDone)
 		return task
 	}
-	task.done = make(chan struct{})
-	t.wg.Go(func() {
-		defer t.release()
-		defer close(task.done)
-		t.panics.Try(func() { task.stop = fn() })
-		if t.panics.Recovered() != nil {
-			t.halted.Store(true) // stop the others; Run panics at the end
-		}
-	})
+	task.start = k.parent.clock.span
+	t.sched.offer(task)
 	return task
 }
 
@@ -250,27 +257,18 @@ func (t *Tree[E]) Go(k *Node[E], spawned bool, fn func() bool) *Task[E] {
 func (k *Task[E]) Node() *Node[E] { return k.node }
 
 // Finished reports whether the call returned.
-func (k *Task[E]) Finished() bool {
-	if k.done == nil {
-		return true
-	}
-	select {
-	case <-k.done:
-		return true
-	default:
-		return false
-	}
-}
+func (k *Task[E]) Finished() bool { return k.state.Load() == taskDone }
 
-// Wait waits for the call to return, lending the caller's worker slot to
-// other tasks meanwhile, and returns what the call returned.
+// Wait waits for the call to return and returns what it returned. If no
+// worker has taken the call yet, the caller runs it; while another worker
+// runs it, the caller runs calls offered meanwhile, so that it is not
+// idle.
 func (k *Task[E]) Wait() bool {
-	if !k.Finished() {
-		t := k.node.tree
-		t.release()
-		<-k.done
-		t.slot()
+	t := k.node.tree
+	if k.state.Load() != taskDone {
+		t.sched.wait(t, k)
 	}
+	t.join(k.node.parent, k.node)
 	return k.stop
 }
 

@@ -330,3 +330,91 @@ func TestTreeTaskPanic(t *testing.T) {
 		}
 	})
 }
+
+// TestTreeWaitRunsUntakenTask: a task no worker took runs on its caller's
+// goroutine when the caller waits for it, and counts as run by its caller.
+func TestTreeWaitRunsUntakenTask(t *testing.T) {
+	tree := NewTree(2, func(int) bool { return false })
+	block := make(chan struct{})
+	tree.Run(func(root *Node[int]) {
+		// Keep the only other worker busy, so that nobody takes the
+		// second task.
+		busy := tree.Go(root.Child(), true, func() bool { <-block; return false })
+		for tree.sched.queued.Load() > 0 {
+			runtime.Gosched()
+		}
+		ran := false
+		task := tree.Go(root.Child(), true, func() bool { ran = true; return true })
+		if task.Finished() || ran {
+			t.Fatal("an offered task ran at once")
+		}
+		if !task.Wait() || !ran {
+			t.Fatal("Wait did not run the task")
+		}
+		close(block)
+		busy.Wait()
+	})
+	if st := tree.Stats(); st.Offered != 2 || st.OwnRun != 1 {
+		t.Fatalf("stats %+v, want 2 offered, 1 run by its caller", st)
+	}
+}
+
+// TestTreeMeasure: work and span are measured, span at most work, and a
+// recursion with independent subtrees has a span below its work.
+func TestTreeMeasure(t *testing.T) {
+	spin := func(d time.Duration) {
+		for t0 := threadCPU(); threadCPU()-t0 < d; {
+		}
+	}
+	for _, w := range []int{1, 2} {
+		tree := NewTree(w, func(int) bool { return false })
+		tree.Measure(true)
+		tree.Run(func(root *Node[int]) {
+			var tasks []*Task[int]
+			for range 4 {
+				k := root.Child()
+				tasks = append(tasks, tree.Go(k, tree.TrySlot(nil), func() bool { spin(5 * time.Millisecond); return false }))
+			}
+			for _, k := range tasks {
+				k.Wait()
+			}
+		})
+		st := tree.Stats()
+		if st.Work < 15*time.Millisecond || st.Span <= 0 || st.Span > st.Work {
+			t.Fatalf("%d workers: %v", w, st)
+		}
+		if w == 2 && st.Span > st.Work*3/4 {
+			t.Fatalf("4 independent tasks offered: span %v of work %v", st.Span, st.Work)
+		}
+		t.Log(st)
+	}
+}
+
+// TestTreeRootPanicEndsWorkers: a panic in the root call goes on out of
+// Run, and the workers end before it does.
+func TestTreeRootPanicEndsWorkers(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("no panic from Run")
+			}
+		}()
+		tree := NewTree(4, func(int) bool { return false })
+		tree.Run(func(root *Node[int]) {
+			tree.Go(root.Child(), true, func() bool {
+				for !root.Done() {
+					runtime.Gosched()
+				}
+				return true
+			})
+			panic("boom")
+		})
+	}()
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i == 100 {
+			t.Fatalf("%d goroutines left, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
