@@ -132,12 +132,13 @@ type thread struct {
 	loops   []loopMark
 }
 
-// threadBlock is a thread allocated with room for its first operand stack
-// and frames: a pthread_create then allocates once, not three times
+// threadBlock is a thread allocated with room for its first operand stack,
+// slots and frames: a pthread_create then allocates once, not four times
 // (issue 17). The slices point into the block until they grow.
 type threadBlock struct {
 	th     thread
 	stack  [16]int64
+	slots  [8]int64
 	frames [4]frame
 }
 
@@ -145,8 +146,23 @@ type threadBlock struct {
 func newThread(id program.ThreadID, name string) *thread {
 	b := &threadBlock{}
 	b.th.id, b.th.name = id, name
-	b.th.stack, b.th.frames = b.stack[:0], b.frames[:0]
+	b.th.stack, b.th.slots, b.th.frames = b.stack[:0], b.slots[:0], b.frames[:0]
 	return &b.th
+}
+
+// dynList returns an empty list of a thread's allocations with room for a
+// few, from a block the execution allocates a few lists at a time (a
+// thread's first allocation, its first call's frame variables, was one
+// allocation per thread, issue 17). Each list has its own capacity: an
+// append past it moves the list out of the block.
+func (x *execution) dynList() []*object {
+	const per, block = 4, 32
+	if cap(x.dynSlab)-len(x.dynSlab) < per {
+		x.dynSlab = make([]*object, 0, block)
+	}
+	n := len(x.dynSlab)
+	x.dynSlab = x.dynSlab[:n+per]
+	return x.dynSlab[n:n:n+per]
 }
 
 type execution struct {
@@ -164,6 +180,7 @@ type execution struct {
 	// objects and small objects' data from
 	objSlab  []object
 	byteSlab []byte
+	dynSlab  []*object // the same for dyn's lists (dynList)
 	// silent suppresses events: an atomic builtin on a private object
 	silent bool
 	// bounded is set when a thread reached the event bound
@@ -316,6 +333,15 @@ func (x *execution) Done() (bool, program.Outcome) {
 	}
 	if x.p.model != program.SC && x.buffered() {
 		return false, program.Outcome{} // a flush can run
+	}
+	// Most often the thread that ran last can go on: the scan below looks
+	// at every thread before it first (explorers ask after every step,
+	// and it was a twentieth of rf's time on readers.c). Its only effect
+	// besides the answer is on executions with inputs.
+	if th := x.cur; x.sym == nil && th != nil && th.await == nil && !th.finished && !th.stuck {
+		if _, st := x.Pending(th.id); st == program.Enabled {
+			return false, program.Outcome{}
+		}
 	}
 	waiting, woken, timed := false, false, false
 	for _, th := range x.threads {
@@ -657,6 +683,9 @@ func (x *execution) alloc(th *thread, size int64, kind objKind, name string) int
 	x.heapBytes += size
 	o := x.newObject(size)
 	o.kind, o.shared, o.name = kind, kind == kHeap, name
+	if cap(x.dyn[th.id]) == 0 {
+		x.dyn[th.id] = x.dynList()
+	}
 	x.dyn[th.id] = append(x.dyn[th.id], o)
 	id := uint32(dynBit | int(th.id)<<dynThreadShift | th.nallocs)
 	th.nallocs++
