@@ -39,27 +39,23 @@ func (x *execution) Clone() program.Execution {
 			break
 		}
 	}
-	// The statics an execution owns (Start): looking at every static's
-	// object, most of them functions, was a third of a copy (issue 17).
-	owned := x.p.ownStatics
-	if len(x.statics) != len(x.p.statics) {
-		owned = nil
-		for i, o := range x.statics {
-			if o != nil && o.kind != kFunc && o.kind != kString {
-				owned = append(owned, int32(i))
-			}
-		}
+	// The statics an execution owns (Start; while the initial image is
+	// built, every static): looking at every static's object, most of
+	// them functions, was a third of a copy (issue 17).
+	statics := x.own
+	if x.statics != nil {
+		statics = x.statics
 	}
-	n := len(owned)
+	ndyn := 0
 	for _, d := range x.dyn {
-		n += len(d)
+		ndyn += len(d)
 	}
-	own := make([]object, 0, n) // the copies, allocated together
+	own := make([]object, 0, len(statics)+ndyn) // the copies, allocated together
 	// and their data: one allocation, not one per object (a copied start
 	// of rf copies every global, issue 17)
 	size := 0
-	for _, i := range owned {
-		if o := x.statics[i]; o != nil {
+	for _, o := range statics {
+		if o != nil && o.kind != kFunc && o.kind != kString {
 			size += len(o.data)
 		}
 	}
@@ -89,15 +85,21 @@ func (x *execution) Clone() program.Execution {
 		}
 		return c
 	}
-	y.statics = slices.Clone(x.statics) // the shared ones stay
-	for _, i := range owned {
-		y.statics[i] = cp(x.statics[i])
+	y.own = make([]*object, len(x.own))
+	for k, o := range x.own {
+		y.own[k] = cp(o)
+	}
+	if x.statics != nil {
+		y.statics = make([]*object, len(x.statics))
+		for i, o := range x.statics {
+			y.statics[i] = cp(o)
+		}
 	}
 	// Room for every thread the program has had, as addThread makes
 	// (a copied start has only main's).
 	nth := max(len(x.threads), x.p.threadCount())
 	y.dyn = make([][]*object, len(x.dyn), max(len(x.dyn), nth))
-	dyn := make([]*object, 0, n-len(owned)) // every list, each with its own capacity
+	dyn := make([]*object, 0, ndyn) // every list, each with its own capacity
 	for i, d := range x.dyn {
 		if len(d) == 0 {
 			continue

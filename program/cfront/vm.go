@@ -162,12 +162,19 @@ func (x *execution) dynList() []*object {
 	}
 	n := len(x.dynSlab)
 	x.dynSlab = x.dynSlab[:n+per]
-	return x.dynSlab[n:n:n+per]
+	return x.dynSlab[n : n : n+per]
 }
 
 type execution struct {
-	p       *Program
-	statics []*object // by static id; function objects shared (funcObjects)
+	p *Program
+	// own holds the objects of the statics the execution has its own of
+	// (not functions: Program.shared), by Program.ownIdx; statics, only
+	// while the initial image is built, every static's object by id
+	// (object). A slice of every static per execution, most of them the
+	// shared functions of the system headers, was a tenth of the bytes rf
+	// allocated per execution (issue 17).
+	own     []*object
+	statics []*object
 	dyn     [][]*object
 	threads []*thread
 	trace   program.Trace
@@ -230,17 +237,16 @@ func (p *Program) Start() program.Execution {
 	if p.hasInputs {
 		x.sym = &symState{}
 	}
-	// Function objects are shared by every execution (funcObjects); the
+	// Function objects are shared by every execution (Program.shared); the
 	// others are the execution's own, allocated together.
-	x.statics = slices.Clone(p.funcObjs)
-	own := make([]object, len(p.statics)-p.nfuncs)
+	x.own = make([]*object, len(p.statics)-p.nfuncs)
+	own := make([]object, len(x.own))
 	for i, s := range p.statics {
 		if s.kind == kFunc {
 			continue
 		}
-		o := &own[0]
-		own = own[1:]
-		x.statics[i] = o
+		o := &own[p.ownIdx[i]]
+		x.own[p.ownIdx[i]] = o
 		o.kind, o.shared = s.kind, s.kind == kGlobal && !s.tls
 		if s.kind == kGlobal {
 			o.data = append([]byte(nil), s.data...)
@@ -560,14 +566,34 @@ func (x *execution) resolve(th *thread, p int64, w int) (*object, int) {
 // object returns the object with the given id, nil if there is none.
 func (x *execution) object(id uint32) *object {
 	if id&dynBit == 0 {
-		if int(id) < len(x.statics) {
-			return x.statics[id]
+		switch {
+		case x.statics != nil:
+			if int(id) < len(x.statics) {
+				return x.statics[id]
+			}
+		case int(id) < len(x.p.ownIdx):
+			if k := x.p.ownIdx[id]; k >= 0 {
+				return x.own[k]
+			}
+			return x.p.shared[id]
 		}
 		return nil
 	}
 	tid, n := int(id&^dynBit)>>dynThreadShift, int(id&(maxDynPerThr-1))
 	if tid < len(x.dyn) && n < len(x.dyn[tid]) {
 		return x.dyn[tid][n]
+	}
+	return nil
+}
+
+// funcOf returns the function of the static object id, nil if id names no
+// function's object.
+func (x *execution) funcOf(id uint32) *function {
+	if id&dynBit != 0 {
+		return nil
+	}
+	if o := x.object(id); o != nil {
+		return o.fn
 	}
 	return nil
 }
