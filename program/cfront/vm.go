@@ -137,9 +137,9 @@ type thread struct {
 // (issue 17). The slices point into the block until they grow.
 type threadBlock struct {
 	th     thread
-	stack  [16]int64
+	stack  [8]int64
 	slots  [8]int64
-	frames [4]frame
+	frames [2]frame
 }
 
 // newThread returns a new thread (threadBlock).
