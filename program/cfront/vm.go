@@ -91,9 +91,11 @@ type frame struct {
 }
 
 type thread struct {
+	// (fields ordered to leave little padding: every pthread_create
+	// allocates one, issue 17)
 	id       program.ThreadID
-	name     string
 	pc       int32
+	name     string
 	stack    []int64
 	slots    []int64
 	undef    []bool // per slot (absolute): indeterminate (undef.go)
@@ -105,15 +107,15 @@ type thread struct {
 	wrlocks  []int64   // the reader-writer locks it holds for writing (rwlock.go)
 	begun    bool      // Begin has fired (non-main threads)
 	ending   bool      // End is pending
-	nevents  int32
-	buf      []bufWrite // its store buffer under TSO and PSO (storebuf.go)
-	nforks   int
-	nallocs  int
-	ret      int64
-	atomicN  int // nesting depth of __VERIFIER_atomic sections held
 	// copyUndef: the last load of an aggregate copy read indeterminate
 	// bytes, which its store copies as such (fCopy, undef.go)
 	copyUndef bool
+	nevents   int32
+	buf       []bufWrite // its store buffer under TSO and PSO (storebuf.go)
+	nforks    int
+	nallocs   int
+	ret       int64
+	atomicN   int // nesting depth of __VERIFIER_atomic sections held
 	// frozenDst is where its last create beyond the thread bound stored the
 	// pthread_t (threadbound.go)
 	frozenDst int64
