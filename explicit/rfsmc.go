@@ -83,6 +83,7 @@ import (
 	"context"
 	"encoding/binary"
 	"slices"
+	"strings"
 
 	"mcr/program"
 	"mcr/program/explore"
@@ -178,6 +179,10 @@ type rfSMC struct {
 	order  []rfNode
 	rest   []rfNode
 	sorted []rfNode // inExecutionOrder's result
+	// sigma, past: the σ a rule builds and π (tryReverse), which propose
+	// copies if it keeps them (σ grown a node at a time was a quarter of
+	// rf's allocation on fib_bench)
+	sigma, past []rfNode
 	// rankBuf: inExecutionOrder's keys; visBuf: visible's result
 	rankBuf []uint64
 	visBuf  []int32
@@ -525,35 +530,36 @@ func (s *rfSMC) tryRead(base, r, w int) {
 		// a failed trylock that now succeeds: an acquire of the release
 		head.ev.Kind, head.ev.Flags = program.Acquire, head.ev.Flags|program.Try
 	}
-	sigma, _ := s.withHalf(head, val, true)
+	sigma, _ := s.withHalf(s.sigma[:0], head, val, true)
 	if w > r {
 		var ok bool
 		if sigma, ok = s.appendPast(sigma, r, h.row(s.trPos[w]), nil); !ok {
 			return
 		}
 	}
+	s.sigma = sigma
 	s.propose(r, sigma, false)
 }
 
-// withHalf returns the head node of a schedule reading val, followed by a
-// write half when it is an RMW or a CAS that succeeds on val. known is
+// withHalf appends to dst the head node of a schedule reading val,
+// followed by a write half when it is an RMW or a CAS that succeeds on val. known is
 // false when val is not the value the head will read (it reads a write
 // whose value only executing tells); a CAS head is then planned without a
 // write half and unsure is true (propose finds out).
-func (s *rfSMC) withHalf(head rfNode, val int64, known bool) (sigma []rfNode, unsure bool) {
+func (s *rfSMC) withHalf(dst []rfNode, head rfNode, val int64, known bool) (sigma []rfNode, unsure bool) {
 	e := &head.ev
 	if e.Kind == program.Read {
 		e.Value = val
 	}
 	if e.Kind != program.Read || !e.Is(program.RMW) && !e.Is(program.CAS) {
-		return []rfNode{head}, false
+		return append(dst, head), false
 	}
 	if e.Is(program.CAS) && (!known || val != e.Arg) {
 		e.Flags &^= program.RMW
-		return []rfNode{head}, !known
+		return append(dst, head), !known
 	}
 	e.Flags |= program.RMW
-	return []rfNode{head, s.halfOf(e)}, false
+	return append(dst, head, s.halfOf(e)), false
 }
 
 // halfOf returns the write half of the RMW read e, with the value its
@@ -780,8 +786,65 @@ func (s *rfSMC) casSucceeds(sched program.Schedule, head program.EventID) bool {
 // sigmaKey identifies σ up to ≡: its events with their sources, as the
 // sorted list of (thread, index, source thread, source index), 16 bytes
 // each (the source is (-2, -2) for events that read nothing). Strings per
-// event and their sort were 2% of ReadsFrom-SMC's time (issue 17).
+// event and their sort were 2% of ReadsFrom-SMC's time (issue 17). σ's
+// events come in program order per thread (its head, then trace order),
+// so a counting sort by thread orders them; sortedSigmaKey is the general
+// case (a comparison sort was an eighth of rf's time on fib_bench).
 func sigmaKey(sigma []rfNode) string {
+	const maxThreads = 64
+	var count [maxThreads + 1]int32 // per thread + 1, then where its run starts
+	var last [maxThreads]int32      // per thread: the last index placed + 1
+	var buf [32]int32
+	order := buf[:0] // σ's positions by key
+	n, k := 0, 0     // events, threads up to the last one in σ
+	for i := range sigma {
+		e := &sigma[i].ev
+		if e.Is(program.RMWWrite) {
+			continue
+		}
+		if e.Thread < 0 || e.Thread >= maxThreads {
+			return sortedSigmaKey(sigma)
+		}
+		count[e.Thread+1]++
+		k = max(k, int(e.Thread)+1)
+		n++
+	}
+	for t := 1; t <= k; t++ {
+		count[t] += count[t-1]
+	}
+	order = slices.Grow(order, n)[:n]
+	for i := range sigma {
+		e := &sigma[i].ev
+		if e.Is(program.RMWWrite) {
+			continue
+		}
+		if e.Index < last[e.Thread] || e.Index < 0 {
+			return sortedSigmaKey(sigma) // not in program order per thread
+		}
+		last[e.Thread] = e.Index + 1
+		order[count[e.Thread]] = int32(i)
+		count[e.Thread]++
+	}
+	var b strings.Builder
+	b.Grow(16 * n)
+	var w [16]byte
+	for _, i := range order {
+		nd := &sigma[i]
+		src := [2]int32{-2, -2}
+		if rfReadLike(&nd.ev) {
+			src = [2]int32{int32(nd.src.Thread), nd.src.Index}
+		}
+		binary.LittleEndian.PutUint32(w[0:], uint32(nd.ev.Thread))
+		binary.LittleEndian.PutUint32(w[4:], uint32(nd.ev.Index))
+		binary.LittleEndian.PutUint32(w[8:], uint32(src[0]))
+		binary.LittleEndian.PutUint32(w[12:], uint32(src[1]))
+		b.Write(w[:])
+	}
+	return b.String()
+}
+
+// sortedSigmaKey is sigmaKey by a comparison sort.
+func sortedSigmaKey(sigma []rfNode) string {
 	var buf [16][4]int32
 	ids := buf[:0]
 	for i := range sigma {

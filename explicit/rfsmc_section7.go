@@ -36,12 +36,13 @@ func (s *rfSMC) tryReverse(r, r2 int) {
 	if known {
 		val = s.seq[s.pos[e2.Thread][e2.Index+1]].ev.Value
 	}
-	sigma, unsure := s.withHalf(head, val, known)
+	sigma, unsure := s.withHalf(s.sigma[:0], head, val, known)
 	// π: the past of eW's thread and of eR.src after eR, then eW'.
-	past, ok := s.appendPast(nil, r, p2, srcRow)
+	past, ok := s.appendPast(s.past[:0], r, p2, srcRow)
 	if !ok {
 		return
 	}
+	s.past = past
 	for _, n := range past {
 		if n.ev.Thread == e2.Thread && n.ev.Index >= e2.Index {
 			continue // eW itself, rebuilt below
@@ -50,11 +51,12 @@ func (s *rfSMC) tryReverse(r, r2 int) {
 	}
 	rw := rfNode{ev: e2, src: nr.src, fresh: true}
 	rw.ev.Value = nr.ev.Value
-	rws, _ := s.withHalf(rw, nr.ev.Value, true)
-	for _, n := range rws {
-		n.marked = true
-		sigma = append(sigma, n)
+	k := len(sigma)
+	sigma, _ = s.withHalf(sigma, rw, nr.ev.Value, true)
+	for j := k; j < len(sigma); j++ {
+		sigma[j].marked = true
 	}
+	s.sigma = sigma
 	s.propose(r, sigma, unsure)
 }
 
@@ -74,8 +76,9 @@ func (s *rfSMC) tryReplace(a1 int, b program.Event, prev []int32) {
 			also = s.h.row(s.trPos[q])
 		}
 	}
-	sigma, ok := s.appendPast([]rfNode{{ev: b, src: n1.src, fresh: true}}, a1, prev, also)
+	sigma, ok := s.appendPast(append(s.sigma[:0], rfNode{ev: b, src: n1.src, fresh: true}), a1, prev, also)
 	if ok {
+		s.sigma = sigma
 		s.propose(a1, sigma, false)
 	}
 }

@@ -502,3 +502,27 @@ func TestSMCHandmade(t *testing.T) {
 		compareSMC(t, h.name, p, rvfAlgo, d, &do)
 	}
 }
+
+// TestSigmaKeyCountingSort: sigmaKey's counting sort gives the comparison
+// sort's key, also for σ out of program order and with threads it does
+// not count.
+func TestSigmaKeyCountingSort(t *testing.T) {
+	ev := func(th program.ThreadID, i int32, k program.Kind) program.Event {
+		return program.Event{Thread: th, Index: i, Kind: k}
+	}
+	node := func(e program.Event, src program.EventID) rfNode { return rfNode{ev: e, src: src} }
+	rmw := ev(1, 3, program.Write)
+	rmw.Flags = program.RMWWrite
+	cases := [][]rfNode{
+		{node(ev(2, 5, program.Read), program.EventID{Thread: 1, Index: 2}), node(ev(1, 1, program.Write), program.InitID),
+			node(ev(0, 4, program.Read), program.InitID), node(ev(1, 2, program.Read), program.EventID{Thread: 0, Index: 3}), node(rmw, program.InitID)},
+		{node(ev(1, 4, program.Read), program.InitID), node(ev(1, 2, program.Write), program.InitID)}, // out of program order
+		{node(ev(70, 1, program.Write), program.InitID), node(ev(3, 0, program.Acquire), program.InitID)},
+		{},
+	}
+	for i, c := range cases {
+		if got, want := sigmaKey(c), sortedSigmaKey(c); got != want {
+			t.Errorf("case %d: key %x, want %x", i, got, want)
+		}
+	}
+}

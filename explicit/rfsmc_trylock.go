@@ -42,11 +42,12 @@ func (s *rfSMC) tryFail(r int, isNew func(int32) bool) {
 		head := *nr
 		head.src, head.marked, head.fresh = a.ID(), false, true
 		head.ev.Kind, head.ev.Flags = program.LockFail, head.ev.Flags&^program.Try
-		sigma, ok := []rfNode{head}, true
+		sigma, ok := append(s.sigma[:0], head), true
 		if q > r {
 			sigma, ok = s.appendPast(sigma, r, h.row(s.trPos[q]), nil)
 		}
 		if ok {
+			s.sigma = sigma
 			s.propose(r, sigma, false)
 		}
 	}

@@ -88,11 +88,11 @@ func (x *execution) builtin(th *thread, in *instr) bool {
 	case bCreate:
 		fp := args[0]
 		id := objOf(fp)
-		if fp == 0 || id&dynBit != 0 || int(id) >= len(x.statics) || x.statics[id].fn == nil || !x.statics[id].fn.defined {
+		if fn := x.funcOf(id); fp == 0 || fn == nil || !fn.defined {
 			x.fail(th, program.RuntimeError, "pthread_create with an invalid start routine")
 			return true
 		}
-		if fn := x.statics[id].fn; fn.sret {
+		if fn := x.funcOf(id); fn.sret {
 			// its hidden result pointer would be the thread's argument
 			x.fail(th, program.RuntimeError, "pthread_create with start routine %s, which returns a struct or union", fn.name)
 			return true
@@ -328,7 +328,7 @@ func (x *execution) fireBuiltin(th *thread, in *instr) {
 		x.emit(th, program.Release, 0, e.Loc, 0, e.Pos)
 		push(0)
 	case bCreate:
-		fn := x.statics[objOf(args[0])].fn
+		fn := x.funcOf(objOf(args[0]))
 		x.emit(th, program.Fork, 0, 0, e.Value, e.Pos)
 		th.nforks++
 		child := newThread(program.ThreadID(e.Value), x.p.threadName(program.ThreadID(e.Value)))
@@ -431,10 +431,11 @@ func (x *execution) fireAtomic(th *thread, in *instr, args []int64, e program.Ev
 // cString reads a NUL-terminated string at p (for assertion messages).
 func (x *execution) cString(p int64) string {
 	id := objOf(p)
-	if id == 0 || id&dynBit != 0 || int(id) >= len(x.statics) {
+	o := x.object(id)
+	if id == 0 || id&dynBit != 0 || o == nil {
 		return "?"
 	}
-	data, off := x.statics[id].data, int(offOf(p))
+	data, off := o.data, int(offOf(p))
 	if off < 0 || off > len(data) {
 		return "?"
 	}

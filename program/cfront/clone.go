@@ -39,27 +39,23 @@ func (x *execution) Clone() program.Execution {
 			break
 		}
 	}
-	// The statics an execution owns (Start): looking at every static's
-	// object, most of them functions, was a third of a copy (issue 17).
-	owned := x.p.ownStatics
-	if len(x.statics) != len(x.p.statics) {
-		owned = nil
-		for i, o := range x.statics {
-			if o != nil && o.kind != kFunc && o.kind != kString {
-				owned = append(owned, int32(i))
-			}
-		}
+	// The statics an execution owns (Start; while the initial image is
+	// built, every static): looking at every static's object, most of
+	// them functions, was a third of a copy (issue 17).
+	statics := x.own
+	if x.statics != nil {
+		statics = x.statics
 	}
-	n := len(owned)
+	ndyn := 0
 	for _, d := range x.dyn {
-		n += len(d)
+		ndyn += len(d)
 	}
-	own := make([]object, 0, n) // the copies, allocated together
+	own := make([]object, 0, len(statics)+ndyn) // the copies, allocated together
 	// and their data: one allocation, not one per object (a copied start
 	// of rf copies every global, issue 17)
 	size := 0
-	for _, i := range owned {
-		if o := x.statics[i]; o != nil {
+	for _, o := range statics {
+		if o != nil && o.kind != kFunc && o.kind != kString {
 			size += len(o.data)
 		}
 	}
@@ -89,16 +85,30 @@ func (x *execution) Clone() program.Execution {
 		}
 		return c
 	}
-	y.statics = slices.Clone(x.statics) // the shared ones stay
-	for _, i := range owned {
-		y.statics[i] = cp(x.statics[i])
+	y.own = make([]*object, len(x.own))
+	for k, o := range x.own {
+		y.own[k] = cp(o)
 	}
-	y.dyn = make([][]*object, len(x.dyn))
-	for i, d := range x.dyn {
-		y.dyn[i] = make([]*object, len(d))
-		for j, o := range d {
-			y.dyn[i][j] = cp(o)
+	if x.statics != nil {
+		y.statics = make([]*object, len(x.statics))
+		for i, o := range x.statics {
+			y.statics[i] = cp(o)
 		}
+	}
+	// Room for every thread the program has had, as addThread makes
+	// (a copied start has only main's).
+	nth := max(len(x.threads), x.p.threadCount())
+	y.dyn = make([][]*object, len(x.dyn), max(len(x.dyn), nth))
+	dyn := make([]*object, 0, ndyn) // every list, each with its own capacity
+	for i, d := range x.dyn {
+		if len(d) == 0 {
+			continue
+		}
+		k := len(dyn)
+		for _, o := range d {
+			dyn = append(dyn, cp(o))
+		}
+		y.dyn[i] = dyn[k:len(dyn):len(dyn)]
 	}
 	remap := func(o *object) *object {
 		if c, ok := objs[o]; ok {
@@ -106,16 +116,20 @@ func (x *execution) Clone() program.Execution {
 		}
 		return o
 	}
-	y.threads = make([]*thread, len(x.threads))
-	ths := make([]thread, len(x.threads))
+	y.threads = make([]*thread, len(x.threads), nth)
+	// as newThread makes them: a copy's first stack, slots and frames in
+	// its block
+	ths := make([]threadBlock, len(x.threads))
 	for i, t := range x.threads {
 		if t == nil {
 			continue
 		}
-		ths[i] = *t
-		c := &ths[i]
-		c.stack, c.slots, c.undef = slices.Clone(t.stack), slices.Clone(t.slots), slices.Clone(t.undef)
-		c.frames, c.wrlocks = slices.Clone(t.frames), slices.Clone(t.wrlocks)
+		b := &ths[i]
+		b.th = *t
+		c := &b.th
+		c.stack, c.slots = cloneInto(b.stack[:0], t.stack), cloneInto(b.slots[:0], t.slots)
+		c.frames, c.undef = cloneInto(b.frames[:0], t.frames), slices.Clone(t.undef)
+		c.wrlocks = slices.Clone(t.wrlocks)
 		c.tls, c.specific = maps.Clone(t.tls), maps.Clone(t.specific)
 		c.sstack, c.sslots = slices.Clone(t.sstack), slices.Clone(t.sslots)
 		if t.await != nil {
@@ -144,6 +158,15 @@ func (x *execution) Clone() program.Execution {
 	y.trace.Events = x.trace.Events[:len(x.trace.Events):len(x.trace.Events)]
 	y.trace.Init = y.initValue
 	return y
+}
+
+// cloneInto returns a copy of s in room's storage if it fits, else in a
+// new array.
+func cloneInto[T any](room, s []T) []T {
+	if len(s) <= cap(room) {
+		return append(room[:0], s...)
+	}
+	return slices.Clone(s)
 }
 
 func cloneOutcome(o *program.Outcome) *program.Outcome {

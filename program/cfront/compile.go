@@ -196,8 +196,8 @@ func (c *compiler) compile() (p *Program, err error) {
 	}
 	c.threadLocals()
 	c.runInit(initFn)
-	c.p.funcObjs, c.p.nfuncs = funcObjects(c.p.statics)
-	c.p.ownStatics = ownStatics(c.p.statics)
+	c.p.shared, c.p.nfuncs = funcObjects(c.p.statics)
+	c.p.ownIdx = ownIndex(c.p.statics)
 	return c.p, nil
 }
 

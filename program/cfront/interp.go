@@ -258,11 +258,11 @@ func (x *execution) run(th *thread) {
 				x.fail(th, program.NullDereference, "call through a null function pointer")
 				return
 			}
-			if id&dynBit != 0 || int(id) >= len(x.statics) || x.statics[id].fn == nil {
+			fn := x.funcOf(id)
+			if fn == nil {
 				x.fail(th, program.RuntimeError, "call through an invalid function pointer")
 				return
 			}
-			fn := x.statics[id].fn
 			if !fn.defined {
 				x.fail(th, program.RuntimeError, "call through a pointer to %s, which has no definition", fn.name)
 				return

@@ -20,13 +20,13 @@ type Program struct {
 	code    []instr
 	funcs   []*function
 	statics []*static
-	// funcObjs holds, by static id, the objects of functions, which every
-	// execution shares (nil for the other statics); nfuncs counts them
-	funcObjs []*object
-	nfuncs   int
-	// ownStatics lists the ids of the statics every execution has its own
-	// object of, in order: not functions, not strings (Clone)
-	ownStatics []int32
+	// shared holds, by static id, the objects of functions, which every
+	// execution shares (nil for the other statics); nfuncs counts them.
+	// ownIdx gives, by static id, the index of the others among an
+	// execution's own (execution.own), -1 for functions.
+	shared     []*object
+	nfuncs     int
+	ownIdx     []int32
 	strs       []string
 	mainFn     *function
 	exitHook   *function // runs key destructors at thread exit; nil if no key has one (tsd.go)
@@ -350,18 +350,6 @@ func scalarAt(t cc.Type, off int64) (uint8, bool) {
 // functions (every prototype of the system headers), and copying their
 // objects was most of the memory a run of a small program allocated per
 // execution (issue 17).
-// ownStatics returns the ids of the statics that are neither functions
-// nor strings.
-func ownStatics(statics []*static) []int32 {
-	var ids []int32
-	for i, s := range statics {
-		if s.kind != kFunc && s.kind != kString {
-			ids = append(ids, int32(i))
-		}
-	}
-	return ids
-}
-
 func funcObjects(statics []*static) (objs []*object, n int) {
 	objs = make([]*object, len(statics))
 	for i, s := range statics {
@@ -371,4 +359,18 @@ func funcObjects(statics []*static) (objs []*object, n int) {
 		}
 	}
 	return objs, n
+}
+
+// ownIndex numbers the statics that are not functions, which every
+// execution has its own objects of, in id order (-1 for functions).
+func ownIndex(statics []*static) []int32 {
+	idx := make([]int32, len(statics))
+	k := int32(0)
+	for i, s := range statics {
+		idx[i] = -1
+		if s.kind != kFunc {
+			idx[i], k = k, k+1
+		}
+	}
+	return idx
 }

@@ -38,7 +38,7 @@ func (x *execution) threadLocal(th *thread, id int32) int64 {
 		return 0
 	}
 	o := x.object(objOf(p))
-	copy(o.data, x.statics[id].data)
+	copy(o.data, x.object(uint32(id)).data)
 	o.typ = s.typ
 	if th.tls == nil {
 		th.tls = map[int32]int64{}

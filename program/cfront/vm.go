@@ -91,9 +91,11 @@ type frame struct {
 }
 
 type thread struct {
+	// (fields ordered to leave little padding: every pthread_create
+	// allocates one, issue 17)
 	id       program.ThreadID
-	name     string
 	pc       int32
+	name     string
 	stack    []int64
 	slots    []int64
 	undef    []bool // per slot (absolute): indeterminate (undef.go)
@@ -105,15 +107,15 @@ type thread struct {
 	wrlocks  []int64   // the reader-writer locks it holds for writing (rwlock.go)
 	begun    bool      // Begin has fired (non-main threads)
 	ending   bool      // End is pending
-	nevents  int32
-	buf      []bufWrite // its store buffer under TSO and PSO (storebuf.go)
-	nforks   int
-	nallocs  int
-	ret      int64
-	atomicN  int // nesting depth of __VERIFIER_atomic sections held
 	// copyUndef: the last load of an aggregate copy read indeterminate
 	// bytes, which its store copies as such (fCopy, undef.go)
 	copyUndef bool
+	nevents   int32
+	buf       []bufWrite // its store buffer under TSO and PSO (storebuf.go)
+	nforks    int
+	nallocs   int
+	ret       int64
+	atomicN   int // nesting depth of __VERIFIER_atomic sections held
 	// frozenDst is where its last create beyond the thread bound stored the
 	// pthread_t (threadbound.go)
 	frozenDst int64
@@ -132,26 +134,49 @@ type thread struct {
 	loops   []loopMark
 }
 
-// threadBlock is a thread allocated with room for its first operand stack
-// and frames: a pthread_create then allocates once, not three times
+// threadBlock is a thread allocated with room for its first operand stack,
+// slots and frames: a pthread_create then allocates once, not four times
 // (issue 17). The slices point into the block until they grow.
 type threadBlock struct {
 	th     thread
-	stack  [16]int64
-	frames [4]frame
+	stack  [8]int64
+	slots  [8]int64
+	frames [2]frame
 }
 
 // newThread returns a new thread (threadBlock).
 func newThread(id program.ThreadID, name string) *thread {
 	b := &threadBlock{}
 	b.th.id, b.th.name = id, name
-	b.th.stack, b.th.frames = b.stack[:0], b.frames[:0]
+	b.th.stack, b.th.slots, b.th.frames = b.stack[:0], b.slots[:0], b.frames[:0]
 	return &b.th
 }
 
+// dynList returns an empty list of a thread's allocations with room for a
+// few, from a block the execution allocates a few lists at a time (a
+// thread's first allocation, its first call's frame variables, was one
+// allocation per thread, issue 17). Each list has its own capacity: an
+// append past it moves the list out of the block.
+func (x *execution) dynList() []*object {
+	const per, block = 4, 32
+	if cap(x.dynSlab)-len(x.dynSlab) < per {
+		x.dynSlab = make([]*object, 0, block)
+	}
+	n := len(x.dynSlab)
+	x.dynSlab = x.dynSlab[:n+per]
+	return x.dynSlab[n : n : n+per]
+}
+
 type execution struct {
-	p       *Program
-	statics []*object // by static id; function objects shared (funcObjects)
+	p *Program
+	// own holds the objects of the statics the execution has its own of
+	// (not functions: Program.shared), by Program.ownIdx; statics, only
+	// while the initial image is built, every static's object by id
+	// (object). A slice of every static per execution, most of them the
+	// shared functions of the system headers, was a tenth of the bytes rf
+	// allocated per execution (issue 17).
+	own     []*object
+	statics []*object
 	dyn     [][]*object
 	threads []*thread
 	trace   program.Trace
@@ -164,6 +189,7 @@ type execution struct {
 	// objects and small objects' data from
 	objSlab  []object
 	byteSlab []byte
+	dynSlab  []*object // the same for dyn's lists (dynList)
 	// silent suppresses events: an atomic builtin on a private object
 	silent bool
 	// bounded is set when a thread reached the event bound
@@ -213,17 +239,16 @@ func (p *Program) Start() program.Execution {
 	if p.hasInputs {
 		x.sym = &symState{}
 	}
-	// Function objects are shared by every execution (funcObjects); the
+	// Function objects are shared by every execution (Program.shared); the
 	// others are the execution's own, allocated together.
-	x.statics = slices.Clone(p.funcObjs)
-	own := make([]object, len(p.statics)-p.nfuncs)
+	x.own = make([]*object, len(p.statics)-p.nfuncs)
+	own := make([]object, len(x.own))
 	for i, s := range p.statics {
 		if s.kind == kFunc {
 			continue
 		}
-		o := &own[0]
-		own = own[1:]
-		x.statics[i] = o
+		o := &own[p.ownIdx[i]]
+		x.own[p.ownIdx[i]] = o
 		o.kind, o.shared = s.kind, s.kind == kGlobal && !s.tls
 		if s.kind == kGlobal {
 			o.data = append([]byte(nil), s.data...)
@@ -316,6 +341,15 @@ func (x *execution) Done() (bool, program.Outcome) {
 	}
 	if x.p.model != program.SC && x.buffered() {
 		return false, program.Outcome{} // a flush can run
+	}
+	// Most often the thread that ran last can go on: the scan below looks
+	// at every thread before it first (explorers ask after every step,
+	// and it was a twentieth of rf's time on readers.c). Its only effect
+	// besides the answer is on executions with inputs.
+	if th := x.cur; x.sym == nil && th != nil && th.await == nil && !th.finished && !th.stuck {
+		if _, st := x.Pending(th.id); st == program.Enabled {
+			return false, program.Outcome{}
+		}
 	}
 	waiting, woken, timed := false, false, false
 	for _, th := range x.threads {
@@ -534,14 +568,34 @@ func (x *execution) resolve(th *thread, p int64, w int) (*object, int) {
 // object returns the object with the given id, nil if there is none.
 func (x *execution) object(id uint32) *object {
 	if id&dynBit == 0 {
-		if int(id) < len(x.statics) {
-			return x.statics[id]
+		switch {
+		case x.statics != nil:
+			if int(id) < len(x.statics) {
+				return x.statics[id]
+			}
+		case int(id) < len(x.p.ownIdx):
+			if k := x.p.ownIdx[id]; k >= 0 {
+				return x.own[k]
+			}
+			return x.p.shared[id]
 		}
 		return nil
 	}
 	tid, n := int(id&^dynBit)>>dynThreadShift, int(id&(maxDynPerThr-1))
 	if tid < len(x.dyn) && n < len(x.dyn[tid]) {
 		return x.dyn[tid][n]
+	}
+	return nil
+}
+
+// funcOf returns the function of the static object id, nil if id names no
+// function's object.
+func (x *execution) funcOf(id uint32) *function {
+	if id&dynBit != 0 {
+		return nil
+	}
+	if o := x.object(id); o != nil {
+		return o.fn
 	}
 	return nil
 }
@@ -657,6 +711,9 @@ func (x *execution) alloc(th *thread, size int64, kind objKind, name string) int
 	x.heapBytes += size
 	o := x.newObject(size)
 	o.kind, o.shared, o.name = kind, kind == kHeap, name
+	if cap(x.dyn[th.id]) == 0 {
+		x.dyn[th.id] = x.dynList()
+	}
 	x.dyn[th.id] = append(x.dyn[th.id], o)
 	id := uint32(dynBit | int(th.id)<<dynThreadShift | th.nallocs)
 	th.nallocs++
