@@ -106,3 +106,29 @@ int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); x = 1; pthread_join(a
 		t.Errorf("complete %v, %d executions; want an incomplete search of 1", res.Stats.Complete, res.Stats.Executions)
 	}
 }
+
+// TestClosurePollsInPass: closure under SC looks at the context within a
+// pass of its rules, counting (read, write) pairs (it polled once a pass,
+// and one pass over the 45,000 reads of a lock word with 16,000 writes of
+// pthread-ext/05_tas ran minutes past --timeout under mcr), and a cut is
+// an error, never "no closure".
+func TestClosurePollsInPass(t *testing.T) {
+	const n = 8192
+	inst := oneReadManyWrites(t, n)
+	v := newView(inst)
+	ctx := &countCtx{Context: context.Background()}
+	v.ctx = ctx
+	if _, ok, err := closureSC(v); err != nil || !ok {
+		t.Fatalf("closure: ok %v, err %v; want a closure", ok, err)
+	}
+	if ctx.calls < n/1024 {
+		t.Errorf("the context was polled %d times in a pass of %d pairs, want at least %d", ctx.calls, n, n/1024)
+	}
+	for k := 1; k <= ctx.calls; k++ {
+		cut := newView(inst)
+		cut.ctx = &countCtx{Context: context.Background(), failFrom: k}
+		if _, ok, err := closureSC(cut); err == nil && !ok {
+			t.Fatalf("cut at poll %d: 'no closure' without an error", k)
+		}
+	}
+}
