@@ -366,10 +366,10 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 	}
 	sort.Slice(locs, func(a, b int) bool { return locs[a] < locs[b] })
 	seen := map[[2]program.Pos]bool{} // position pairs reported (here or before)
-	var held [][]program.Loc
+	var sets *lockSets
 	var mhb *syncOrder
 	if predict != nil {
-		held = heldLocks(tr)
+		sets = newLockSets(tr)
 		mhb = newSyncOrder(tr)
 	}
 	polls := 0
@@ -386,7 +386,7 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 		var cands []int32
 		var lb *lockBuckets
 		if predict != nil {
-			lb = newLockBuckets(tr, as, held)
+			lb = newLockBuckets(as, sets)
 		}
 		for _, a := range as {
 			if predict == nil {
@@ -448,20 +448,6 @@ func (r *raceReporter) report(ctx context.Context, tr *program.Trace, h *hbOrder
 	return false
 }
 
-// heldLocks returns, per event of tr, the mutexes its thread holds when it
-// runs: acquired before it in program order and not released since. The
-// lists are shared between events and must not be modified.
-func heldLocks(tr *program.Trace) [][]program.Loc {
-	held := make([][]program.Loc, len(tr.Events))
-	cur := map[program.ThreadID][]program.Loc{}
-	for i := range tr.Events {
-		e := &tr.Events[i]
-		held[i] = cur[e.Thread]
-		cur[e.Thread] = afterLockEvent(cur[e.Thread], e)
-	}
-	return held
-}
-
 // afterLockEvent returns the mutexes a thread holds after its event e,
 // given those it held before: an acquire adds one, a release removes it.
 // held is not modified (callers share the lists).
@@ -473,96 +459,6 @@ func afterLockEvent(held []program.Loc, e *program.Event) []program.Loc {
 		return slices.DeleteFunc(slices.Clone(held), func(l program.Loc) bool { return l == e.Loc })
 	}
 	return held
-}
-
-// lockBuckets groups the accesses to one location by thread and held
-// mutexes, so that the pairs of accesses that share a mutex (shareLock) are
-// skipped a group at a time instead of one pair at a time: two threads
-// looping inside one critical section make quadratically many such pairs
-// (issue 17: 16,000 increments each took minutes in this loop alone).
-type lockBuckets struct {
-	of      map[int32]int // access -> its bucket
-	members [][]int32     // per bucket, in trace order
-	pairs   [][]int       // per bucket, the buckets whose accesses may race with its own
-}
-
-func newLockBuckets(tr *program.Trace, as []int32, held [][]program.Loc) *lockBuckets {
-	lb := &lockBuckets{of: make(map[int32]int, len(as))}
-	ids := map[string]int{}
-	var locks [][]program.Loc
-	var threads []program.ThreadID
-	var key []byte
-	// heldLocks shares one list among the events of a critical section,
-	// so the list's identity names the bucket without a key per access.
-	type list struct {
-		t     program.ThreadID
-		first *program.Loc
-		n     int
-	}
-	seen := map[list]int{}
-	bucket := func(t program.ThreadID, held []program.Loc) int {
-		l := list{t: t, n: len(held)}
-		if l.n > 0 {
-			l.first = &held[0]
-		}
-		if id, ok := seen[l]; ok {
-			return id
-		}
-		ls := slices.Clone(held)
-		slices.Sort(ls)
-		key = fmt.Appendf(key[:0], "%d:%v", t, ls)
-		id, ok := ids[string(key)]
-		if !ok {
-			id = len(lb.members)
-			ids[string(key)] = id
-			lb.members = append(lb.members, nil)
-			locks = append(locks, ls)
-			threads = append(threads, t)
-		}
-		seen[l] = id
-		return id
-	}
-	for _, a := range as {
-		id := bucket(tr.Events[a].Thread, held[a])
-		lb.of[a] = id
-		lb.members[id] = append(lb.members[id], a)
-	}
-	lb.pairs = make([][]int, len(lb.members))
-	for i := range lb.members {
-		for j := range lb.members {
-			if threads[i] != threads[j] && !shareLock(locks[i], locks[j]) {
-				lb.pairs[i] = append(lb.pairs[i], j)
-			}
-		}
-	}
-	return lb
-}
-
-// after appends to out, in trace order, the accesses after a of the
-// buckets that may race with a's.
-func (lb *lockBuckets) after(a int32, out []int32) []int32 {
-	for _, j := range lb.pairs[lb.of[a]] {
-		bs := lb.members[j]
-		lo, _ := slices.BinarySearch(bs, a+1)
-		out = append(out, bs[lo:]...)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// shareLock reports whether two accesses' held mutexes (heldLocks) have one
-// in common. Such accesses of two threads never race: to run back to back
-// both threads would hold that mutex at once. A race query for them is
-// unsatisfiable, and on a loop inside a critical section there are
-// quadratically many (issue 17: two threads incrementing a counter 1,000
-// times under one mutex asked 4 M race queries of rvf and mcr).
-func shareLock(a, b []program.Loc) bool {
-	for _, l := range a {
-		if slices.Contains(b, l) {
-			return true
-		}
-	}
-	return false
 }
 
 // unorderedAfter appends to out, in trace order, the accesses b of other
