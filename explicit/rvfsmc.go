@@ -140,6 +140,7 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root, slab: &viewSlab{},
 			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
+		s.replay = &replayCache{p: s.p}
 		s.call(nil, rvfCausal{}, nil, nil, nil, nil)
 	})
 }
@@ -181,6 +182,9 @@ type rvfSMC struct {
 	// time on lastzero (issue 17). A child in a node of its own gets a
 	// copy (its C may be read while this node goes on).
 	cundo []causalEntry
+	// replay runs the σ of the calls that cannot go on from their
+	// parent's execution (rvfsmc_replay.go); one per node.
+	replay *replayCache
 }
 
 type causalEntry struct {
@@ -232,7 +236,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	if x == nil {
 		sw = nil
 		var err error
-		if x, _, err = runSchedule(s.p, sigma); err != nil {
+		if x, err = s.replay.run(sigma); err != nil {
 			s.sink.Extra("replay_errors", 1)
 			return false
 		}
@@ -745,6 +749,7 @@ func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncest
 	}
 	k.good[r] = group
 	k.races = raceReporter{sink: k.sink}
+	k.replay = &replayCache{p: k.p}
 	return k
 }
 
