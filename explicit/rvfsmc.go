@@ -137,7 +137,7 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 	}
 	cfg.validate = opts.Validate
 	return runSMC(cfg.Name, opts, cfg.Workers, func(root *smcCtx) {
-		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root, slab: &viewSlab{},
+		s := &rvfSMC{ctx: ctx, p: startCopies(p), cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root, slab: &viewSlab{},
 			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
 		s.replay = &replayCache{p: s.p}
@@ -286,6 +286,9 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			// A maximal trace: the leaf of its class. Only accesses that
 			// are not atomic race; without one, the report would build
 			// its orders for nothing (lastzero N=11: a tenth of rvf's time).
+			if c, ok := s.p.(*copyStart); ok {
+				c.Observe(len(tr.Events)) // for the copied starts' Reserve
+			}
 			return s.sink.Execution(x) || hasPlainAccess(tr) && s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 		}
 	}
