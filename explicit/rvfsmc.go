@@ -140,7 +140,7 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 		s := &rvfSMC{ctx: ctx, p: startCopies(p), cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root, slab: &viewSlab{},
 			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
-		s.replay = &replayCache{p: s.p}
+		s.replay, s.spares = &replayCache{p: s.p}, &spareStats{}
 		s.call(nil, rvfCausal{}, nil, nil, nil, nil)
 	})
 }
@@ -185,7 +185,22 @@ type rvfSMC struct {
 	// replay runs the σ of the calls that cannot go on from their
 	// parent's execution (rvfsmc_replay.go); one per node.
 	replay *replayCache
+	spares *spareStats // one per node
 }
+
+// spareStats counts the copies of a call's execution kept for a later
+// read's σ̃∘r (auxLater), made or not (made), and how many of them a
+// child went on from, or would have (used). A copy costs as much as
+// running a few dozen events, and whether it serves depends on the
+// backtrack signals of the subtree before it: on casrot N=9 and sigma N=7
+// 61% and 79% of them were never used, where running σ̃∘r again from the
+// replay cache's copy is cheaper; on lastzero N=11 63% were used (issue
+// 17). Which one is chosen changes no result, only the work.
+type spareStats struct{ made, used int }
+
+// worth reports whether copies have served often enough to make one: half
+// of them, or too few were counted to tell.
+func (st *spareStats) worth() bool { return st.made < 32 || 2*st.used >= st.made }
 
 type causalEntry struct {
 	r   program.EventID
@@ -309,6 +324,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 	plain := sched(v.plain) // σ̃ without RMW write halves, as witnesses are
 	mhb := v.h
 	var spare program.Execution // a copy of x for a later read's σ̃∘r, once x is gone
+	unmade := false             // a copy not made (spareStats) is owed
 	var base *rvfBase           // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
 	backtrack := true
@@ -396,14 +412,25 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			// Lines 23-28.
 			var live program.Execution
 			var liveSW *singleWriters
+			if aux && x == nil && spare == nil && unmade {
+				// The copy not made would have served this child: it runs
+				// σ' instead, and a copy would have been made of it.
+				s.spares.used++
+				unmade = auxLater(tr, mutate, C)
+				s.spares.made += b2i(unmade)
+			}
 			if (x != nil || spare != nil) && aux {
 				// σ' = σ̃∘r: the child goes on from x instead of running σ'
 				// again, or from a copy of x kept for the later reads.
 				if x == nil {
 					x, spare = spare, nil
+					s.spares.used++
 				}
 				if spare == nil && auxLater(tr, mutate, C) {
-					if spare = cloneOf(x); spare != nil {
+					s.spares.made++
+					if !s.spares.worth() {
+						unmade = true
+					} else if spare = cloneOf(x); spare != nil {
 						s.sink.Extra("copies", 1)
 					}
 				}
@@ -752,7 +779,7 @@ func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncest
 	}
 	k.good[r] = group
 	k.races = raceReporter{sink: k.sink}
-	k.replay = &replayCache{p: k.p}
+	k.replay, k.spares = &replayCache{p: k.p}, &spareStats{}
 	return k
 }
 
