@@ -136,9 +136,10 @@ func RVFSMCWith(ctx context.Context, p program.Program, opts explore.Options, cf
 	}
 	cfg.validate = opts.Validate
 	return runSMC(cfg.Name, opts, cfg.Workers, func(root *smcCtx) {
-		s := &rvfSMC{ctx: ctx, p: p, cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root, slab: &viewSlab{},
+		s := &rvfSMC{ctx: ctx, p: startCopies(p), cfg: &cfg, good: map[program.EventID][]program.EventID{}, sink: root, slab: &viewSlab{},
 			conts: &rvfConts{m: map[string][]program.Event{}}}
 		s.races = raceReporter{sink: root}
+		s.replay, s.spares = &replayCache{p: s.p}, &spareStats{}
 		s.call(nil, rvfCausal{}, nil, nil, nil, nil)
 	})
 }
@@ -180,7 +181,25 @@ type rvfSMC struct {
 	// time on lastzero (issue 17). A child in a node of its own gets a
 	// copy (its C may be read while this node goes on).
 	cundo []causalEntry
+	// replay runs the σ of the calls that cannot go on from their
+	// parent's execution (rvfsmc_replay.go); one per node.
+	replay *replayCache
+	spares *spareStats // one per node
 }
+
+// spareStats counts the copies of a call's execution kept for a later
+// read's σ̃∘r (auxLater), made or not (made), and how many of them a
+// child went on from, or would have (used). A copy costs as much as
+// running a few dozen events, and whether it serves depends on the
+// backtrack signals of the subtree before it: on casrot N=9 and sigma N=7
+// 61% and 79% of them were never used, where running σ̃∘r again from the
+// replay cache's copy is cheaper; on lastzero N=11 63% were used (issue
+// 17). Which one is chosen changes no result, only the work.
+type spareStats struct{ made, used int }
+
+// worth reports whether copies have served often enough to make one: half
+// of them, or too few were counted to tell.
+func (st *spareStats) worth() bool { return st.made < 32 || 2*st.used >= st.made }
 
 type causalEntry struct {
 	r   program.EventID
@@ -231,7 +250,7 @@ func (s *rvfSMC) call(sigma program.Schedule, C rvfCausal, live program.Executio
 	if x == nil {
 		sw = nil
 		var err error
-		if x, _, err = runSchedule(s.p, sigma); err != nil {
+		if x, err = s.replay.run(sigma); err != nil {
 			s.sink.Extra("replay_errors", 1)
 			return false
 		}
@@ -281,6 +300,9 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			// A maximal trace: the leaf of its class. Only accesses that
 			// are not atomic race; without one, the report would build
 			// its orders for nothing (lastzero N=11: a tenth of rvf's time).
+			if c, ok := s.p.(*copyStart); ok {
+				c.Observe(len(tr.Events)) // for the copied starts' Reserve
+			}
 			return s.sink.Execution(x) || hasPlainAccess(tr) && s.races.report(s.ctx, tr, newHBOrder(tr, true), s.predictRace(tr))
 		}
 	}
@@ -300,6 +322,7 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 	plain := sched(v.plain) // σ̃ without RMW write halves, as witnesses are
 	mhb := v.h
 	var spare program.Execution // a copy of x for a later read's σ̃∘r, once x is gone
+	unmade := false             // a copy not made (spareStats) is owed
 	var base *rvfBase           // P0 (rvfsmc_closure.go), on the first query
 	// Lines 12-28.
 	var pending rvfPending // children in nodes of their own, in order, of this read and earlier ones
@@ -376,14 +399,25 @@ func (s *rvfSMC) mutateAll(tr *program.Trace, v *rvfTrace, x program.Execution, 
 			// Lines 23-28.
 			var live program.Execution
 			var liveSW *singleWriters
+			if aux && x == nil && spare == nil && unmade {
+				// The copy not made would have served this child: it runs
+				// σ' instead, and a copy would have been made of it.
+				s.spares.used++
+				unmade = auxLater(tr, mutate, C)
+				s.spares.made += b2i(unmade)
+			}
 			if (x != nil || spare != nil) && aux {
 				// σ' = σ̃∘r: the child goes on from x instead of running σ'
 				// again, or from a copy of x kept for the later reads.
 				if x == nil {
 					x, spare = spare, nil
+					s.spares.used++
 				}
 				if spare == nil && auxLater(tr, mutate, C) {
-					if spare = cloneOf(x); spare != nil {
+					s.spares.made++
+					if !s.spares.worth() {
+						unmade = true
+					} else if spare = cloneOf(x); spare != nil {
 						s.sink.Extra("copies", 1)
 					}
 				}
@@ -737,6 +771,7 @@ func (s *rvfSMC) fork(r program.EventID, group []program.EventID, anc *rvfAncest
 	}
 	k.good[r] = group
 	k.races = raceReporter{sink: k.sink}
+	k.replay, k.spares = &replayCache{p: k.p}, &spareStats{}
 	return k
 }
 

@@ -7,8 +7,6 @@ package explicit
 // (learnCASArgs).
 
 import (
-	"fmt"
-
 	"mcr/program"
 )
 
@@ -91,21 +89,8 @@ func cloneOf(x program.Execution) program.Execution {
 // Unlike program.Replay it does not continue.
 func runSchedule(p program.Program, sched program.Schedule) (program.Execution, int, error) {
 	x := p.Start()
-	for k, id := range sched {
-		if over, _ := x.Done(); over {
-			break
-		}
-		if int(id.Thread) >= x.Threads() {
-			return x, 0, fmt.Errorf("schedule step %d: thread %d does not exist", k, id.Thread)
-		}
-		e, st := x.Pending(id.Thread)
-		if st == program.Finished || st != program.Absent && e.Index > id.Index {
-			continue // executed already: the write half of a read-modify-write
-		}
-		if st != program.Enabled || e.Index != id.Index {
-			return x, 0, fmt.Errorf("schedule step %d: %s is not enabled", k, id)
-		}
-		x.Step(id.Thread)
+	if err := follow(x, sched, 0, len(sched)); err != nil {
+		return x, 0, err
 	}
 	return x, len(x.Trace().Events), nil
 }

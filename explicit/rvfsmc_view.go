@@ -26,6 +26,7 @@ import (
 	"sort"
 
 	"mcr/program"
+	"mcr/program/explore"
 )
 
 // rvfTrace is a call's σ̃ (tr) with its schedule (guide), its schedule
@@ -41,6 +42,10 @@ type rvfTrace struct {
 	// one when this view was made.
 	base, up *rvfBase
 	slab     *viewSlab // where the views extending this one are cut from
+	// try says whether tr has a trylock (explore.IsTrylock), for steps'
+	// trylockScan, which looked at every event of σ̃ in every call
+	// (lastzero: as much as a seventh of the views' cost).
+	try bool
 }
 
 // viewSlab hands out the small parts of views (the view, its order, their
@@ -107,6 +112,7 @@ func newRVFTrace(tr *program.Trace, a *viewSlab) *rvfTrace {
 			if !tr.Events[i].Is(program.RMWWrite) {
 				v.plain = append(v.plain, tr.Events[i].ID())
 			}
+			v.try = v.try || explore.IsTrylock(&tr.Events[i])
 		}
 		return v
 	}
@@ -186,7 +192,7 @@ func (v *rvfTrace) extend(tr *program.Trace) *rvfTrace {
 	}
 	k := o.K
 	w, h := v.slab.view(k)
-	w.tr, w.guide, w.plain, w.up, h.T = tr, v.guide, v.plain, v.base, tr
+	w.tr, w.guide, w.plain, w.up, h.T, w.try = tr, v.guide, v.plain, v.base, tr, v.try
 	copy(h.At, o.At)
 	copy(h.Fork, o.Fork)
 	copy(h.pts, o.pts)
@@ -197,6 +203,7 @@ func (v *rvfTrace) extend(tr *program.Trace) *rvfTrace {
 		if !e.Is(program.RMWWrite) {
 			w.plain = append(w.plain, e.ID())
 		}
+		w.try = w.try || explore.IsTrylock(e)
 		if e.Kind == program.Flush {
 			continue
 		}
@@ -276,6 +283,7 @@ func (v *rvfTrace) prefix(tr *program.Trace) *rvfTrace {
 		if !tr.Events[i].Is(program.RMWWrite) {
 			p++
 		}
+		w.try = w.try || explore.IsTrylock(&tr.Events[i])
 	}
 	w.tr, w.guide, w.plain = tr, v.guide[:n], v.plain[:p]
 	return w
