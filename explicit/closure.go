@@ -37,20 +37,9 @@ func closureSC(v *view) (*porder, bool, error) {
 			return nil, false, nil
 		}
 	}
-	writes := v.writesByLoc()
-	for c.changed = true; c.changed; {
-		if err := v.stopped("closure"); err != nil {
-			return nil, false, err
-		}
-		c.changed = false
-		for r := range int32(v.n) {
-			if v.kind[r] == program.Read && !c.goodWritesRules(r, writes[v.loc[r]]) {
-				return nil, false, c.err
-			}
-		}
-		if !c.lockRules() {
-			return nil, false, nil
-		}
+	ok, err := c.saturate(c.goodWritesRules)
+	if !ok {
+		return nil, false, err
 	}
 	return p, true, nil
 }
@@ -97,22 +86,35 @@ func closureRelaxed(v *view) (*porder, bool, error) {
 			}
 		}
 	}
+	ok, err := c.saturate(c.readsFromRules)
+	if !ok {
+		return nil, false, err
+	}
+	return p, true, nil
+}
+
+// saturate applies readRules to every read (with the writes of its
+// location) and the lock rules until a pass adds no edge. It returns false
+// when a rule finds a cycle (err nil: no closure exists) or the context
+// stopped the computation (err says why; a cut is never "no closure").
+func (c *closer) saturate(readRules func(r int32, writes []int32) bool) (bool, error) {
+	v := c.v
 	writes := v.writesByLoc()
 	for c.changed = true; c.changed; {
 		if err := v.stopped("closure"); err != nil {
-			return nil, false, err
+			return false, err
 		}
 		c.changed = false
 		for r := range int32(v.n) {
-			if v.kind[r] == program.Read && !c.readsFromRules(r, writes[v.loc[r]]) {
-				return nil, false, c.err
+			if v.kind[r] == program.Read && !readRules(r, writes[v.loc[r]]) {
+				return false, c.err
 			}
 		}
 		if !c.lockRules() {
-			return nil, false, nil
+			return false, nil
 		}
 	}
-	return p, true, nil
+	return true, nil
 }
 
 // closer holds the state of one closure computation. node maps a write to
